@@ -1,0 +1,1 @@
+"""The game core: protocol, match authority, records, content packs, scenarios."""

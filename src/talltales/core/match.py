@@ -1,0 +1,162 @@
+"""The single authority that accepts or refuses actions, for every client alike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from talltales.core.errors import GameOver, MalformedAction, NotYourTurn
+from talltales.core.game import CHANCE, CLOCK, Event, Game, Outcome, Seat, Tick
+from talltales.core.record import Entry, Record
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+MAX_ACTION_BYTES = 64 * 1024
+
+
+def decode_action(game: Game[Any, A], raw: object) -> A:
+    """Turn JSON text, bytes or builtins into the game's typed action, or refuse it."""
+    try:
+        if isinstance(raw, (bytes, str)):
+            if len(raw) > MAX_ACTION_BYTES:
+                raise MalformedAction(f"action is larger than {MAX_ACTION_BYTES} bytes")
+            return msgspec.json.decode(raw, type=game.action_type)  # type: ignore[no-any-return]
+        if isinstance(raw, dict):
+            return msgspec.convert(raw, game.action_type)  # type: ignore[no-any-return]
+        if isinstance(raw, msgspec.Struct):
+            return msgspec.convert(msgspec.to_builtins(raw), game.action_type)  # type: ignore[no-any-return]
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise MalformedAction(f"cannot read that action: {exc}") from exc
+    raise MalformedAction(f"cannot read an action from {type(raw).__name__}")
+
+
+class Match(Generic[S, A]):
+    """Drives one game: ordered checks, apply, record, version."""
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        players: int,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        content: Any = None,
+        *,
+        overrides: dict[str, Any] | None = None,
+        auto_chance: bool = True,
+    ) -> None:
+        game.check_players(players)
+        self.game = game
+        self.auto_chance = auto_chance
+        typed = game.options(options)
+        self.state: S = game.setup(players, typed, seed, content)
+        if overrides:
+            game.override(self.state, overrides)
+        self.record = Record(
+            game=game.id,
+            players=players,
+            seed=seed,
+            options=msgspec.to_builtins(typed),
+            overrides=dict(overrides or {}),
+        )
+        self.version = 0
+        self.resolve_chance()
+
+    # --- reading -------------------------------------------------------------------------
+    def pending(self) -> frozenset[Seat]:
+        """Seats (players only) with a decision pending."""
+        return frozenset(s for s in self.game.pending(self.state) if s >= 0)
+
+    def legal_actions(self, seat: Seat) -> list[A]:
+        """What ``seat`` may do now (empty when it has nothing pending)."""
+        if self.is_over() or seat not in self.game.pending(self.state):
+            return []
+        return self.game.legal_actions(self.state, seat)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.game.outcome(self.state) is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result, once over."""
+        return self.game.outcome(self.state)
+
+    def view(self, seat: Seat | None) -> msgspec.Struct:
+        """What ``seat`` may see (None: the public view)."""
+        return self.game.view(self.state, seat)
+
+    def deadline(self) -> int | None:
+        """The next time a tick would change something."""
+        return None if self.is_over() else self.game.deadline(self.state)
+
+    # --- acting --------------------------------------------------------------------------
+    def submit(self, seat: Seat, action: object, time: int = 0) -> list[Event]:
+        """Check in order (over, turn, form, legality), apply, record, bump the version."""
+        if self.is_over():
+            raise GameOver("the game is over")
+        if seat < 0 or seat not in self.game.pending(self.state):
+            raise NotYourTurn(f"seat {seat} has nothing to decide right now")
+        typed = decode_action(self.game, action)
+        self.game.validate(self.state, seat, typed)
+        events = self._apply(seat, typed, time)
+        return events + self.resolve_chance(time)
+
+    def tick(self, now: int) -> list[Event]:
+        """Let the driver's clock reach ``now``; recorded only when it changes something."""
+        due = self.deadline()
+        if due is None or now < due:
+            return []
+        events = self.game.tick(self.state, now)
+        self._log(CLOCK, msgspec.to_builtins(Tick(now)), now)
+        return events + self.resolve_chance(now)
+
+    def resolve_chance(self, time: int = 0) -> list[Event]:
+        """Roll the dice the game is waiting for, from the RNG held in its state."""
+        events: list[Event] = []
+        while self.auto_chance and not self.is_over() and CHANCE in self.game.pending(self.state):
+            events += self._apply(CHANCE, self.game.sample_chance(self.state), time)
+        return events
+
+    def submit_chance(self, action: object, time: int = 0) -> list[Event]:
+        """Force a chance outcome (scenarios and tests script their dice)."""
+        if CHANCE not in self.game.pending(self.state):
+            raise NotYourTurn("no chance event is pending")
+        typed = decode_action(self.game, action)
+        self.game.validate(self.state, CHANCE, typed)
+        return self._apply(CHANCE, typed, time)
+
+    def _apply(self, seat: Seat, action: A, time: int) -> list[Event]:
+        events = self.game.apply(self.state, seat, action)
+        self._log(seat, msgspec.to_builtins(action), time)
+        return events
+
+    def _log(self, seat: Seat, action: dict[str, Any], time: int) -> None:
+        self.record.entries.append(Entry(seat, action, time))
+        self.version += 1
+
+
+def replay_states(game: Game[S, A], record: Record, content: Any = None) -> Iterator[S]:
+    """Yield a clone of the state before the first action and after every recorded one."""
+    state = game.setup(record.players, game.options(record.options), record.seed, content)
+    if record.overrides:
+        game.override(state, record.overrides)
+    yield game.clone(state)
+    for entry in record.entries:
+        if entry.seat == CLOCK:
+            game.tick(state, msgspec.convert(entry.action, Tick).now)
+        else:
+            action = decode_action(game, entry.action)
+            game.validate(state, entry.seat, action)
+            game.apply(state, entry.seat, action)
+        yield game.clone(state)
+
+
+def replay(game: Game[S, A], record: Record, content: Any = None) -> S:
+    """The final state a record reaches."""
+    state = None
+    for state in replay_states(game, record, content):
+        pass
+    assert state is not None
+    return state

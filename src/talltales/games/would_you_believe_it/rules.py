@@ -1,0 +1,333 @@
+"""Would You Believe It! as a state machine: roll, move a figure or a guard, collect, score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from talltales.core import rng
+from talltales.core.errors import IllegalAction
+from talltales.core.game import CHANCE, Event, Game, Outcome, Seat, Secret, rank_by_score
+from talltales.games.would_you_believe_it import board
+from talltales.games.would_you_believe_it.state import (
+    DIE_FACES,
+    MOVE_FIGURE,
+    MOVE_GUARD,
+    ROLL,
+    Action,
+    Die,
+    MoveFigure,
+    MoveGuard,
+    Options,
+    Phase,
+    Roll,
+    State,
+)
+from talltales.games.would_you_believe_it.view import build_view
+
+FINISH = board.FINISH
+
+
+def destination(state: State, position: int, steps: int) -> int:
+    """Count ``steps`` cards forward, skipping gaps; reaching Finish ends the move early."""
+    present = state.present
+    while steps and position < FINISH:
+        position += 1
+        if position == FINISH or present[position - 1]:
+            steps -= 1
+    return position
+
+
+def figure_on(state: State, position: int) -> bool:
+    """Whether any player's figure stands on ``position``."""
+    return any(position in figs for figs in state.figures)
+
+
+def guard_may_move(state: State, guard: int) -> bool:
+    """A guard moves only off a route card that some figure shares (Game Play)."""
+    position = state.guards[guard]
+    return 0 < position < FINISH and figure_on(state, position)
+
+
+def left_empty(state: State, position: int) -> bool:
+    """Whether a route card holds no figure and no guard."""
+    return position not in state.guards and not figure_on(state, position)
+
+
+class WouldYouBelieveIt(Game[State, Action]):
+    """Collect plus and fortune cards along a route, dodge the minus cards."""
+
+    id = "would-you-believe-it"
+    title = "Would You Believe It!"
+    min_players = 2
+    max_players = 6
+    summary = "Roll, move a figure or a guard, and collect the cards you leave empty."
+    state_type = State
+    action_type = Action
+    options_type = Options
+
+    # --- setup -----------------------------------------------------------------------------
+    def setup(self, players: int, options: Any, seed: int, content: Any = None) -> State:
+        """Lay the route, put guards on fortune cards, +8 and +7, and figures on Start."""
+        self.check_players(players)
+        assert isinstance(options, Options)
+        state = rng.seed_state(seed)
+        if options.layout == "fixed":
+            route = list(board.FIXED_LAYOUT)
+        else:
+            route, state = board.shuffled_layout(state)
+        each = options.figures or board.figures_each(players)
+        return State(
+            route=route,
+            present=[True] * board.ROUTE_LENGTH,
+            figures=[[board.START] * each for _ in range(players)],
+            guards=board.guard_places(route),
+            collected=[[] for _ in range(players)],
+            rng=state,
+        )
+
+    def override(self, state: State, overrides: dict[str, Any]) -> None:
+        """Scenario set-ups: route (labels), present, figures, guards, collected, turn."""
+        unknown = set(overrides) - {"route", "present", "figures", "guards", "collected", "turn"}
+        if unknown:
+            raise IllegalAction(f"unknown overrides: {sorted(unknown)}")
+        if "route" in overrides:
+            route = [board.parse_label(str(c)) for c in overrides["route"]]
+            if sorted(route) != sorted(board.ROUTE_DECK):
+                raise IllegalAction("the route must hold exactly the 32 route cards")
+            state.route = route
+            state.guards = board.guard_places(route)
+        for name in ("present", "figures", "guards", "turn"):
+            if name in overrides:
+                setattr(state, name, msgspec.convert(overrides[name], type(getattr(state, name))))
+        if "collected" in overrides:
+            state.collected = [[board.parse_label(str(c)) for c in p] for p in overrides["collected"]]
+        if len(state.figures) != len(state.collected) or len(state.guards) != 8:
+            raise IllegalAction("overrides must keep one figure list per seat and eight guards")
+
+    # --- decisions -------------------------------------------------------------------------
+    def pending(self, state: State) -> frozenset[Seat]:
+        """The die holder decides; while the die rolls, chance does."""
+        match state.phase:
+            case Phase.ROLL | Phase.MOVE:
+                return frozenset((state.turn,))
+            case Phase.DIE:
+                return frozenset((CHANCE,))
+            case Phase.OVER:
+                return frozenset()
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        """One action per distinct choice (figures or guards sharing a card are alike)."""
+        if seat == CHANCE and state.phase is Phase.DIE:
+            return list(DIE_FACES)
+        if seat != state.turn:
+            return []
+        match state.phase:
+            case Phase.ROLL:
+                return [ROLL]
+            case Phase.MOVE:
+                actions: list[Action] = []
+                seen: set[int] = set()
+                for k, pos in enumerate(state.figures[seat]):
+                    if pos < FINISH and pos not in seen:
+                        seen.add(pos)
+                        actions.append(MOVE_FIGURE[k])
+                seen.clear()
+                for g, pos in enumerate(state.guards):
+                    if pos not in seen and guard_may_move(state, g):
+                        seen.add(pos)
+                        actions.append(MOVE_GUARD[g])
+                return actions
+            case _:
+                return []
+
+    def validate(self, state: State, seat: Seat, action: Action) -> None:
+        """Refuse, with the rulebook's reason, anything but a legal roll or move now."""
+        if state.phase is Phase.OVER:
+            raise IllegalAction("every figure is at Finish: the game is over")
+        if seat == CHANCE:
+            if state.phase is not Phase.DIE or not isinstance(action, Die):
+                raise IllegalAction("chance only rolls the die, and only once it is thrown")
+            return
+        if seat != state.turn:
+            raise IllegalAction(f"it is seat {state.turn}'s turn")
+        match action:
+            case Roll():
+                if state.phase is not Phase.ROLL:
+                    raise IllegalAction("you have already rolled: now move a figure or a guard")
+            case MoveFigure(figure=k):
+                self._check_move_phase(state)
+                figures = state.figures[seat]
+                if k >= len(figures):
+                    raise IllegalAction(f"you have only {len(figures)} figures")
+                if figures[k] == FINISH:
+                    raise IllegalAction("that figure is already at Finish")
+            case MoveGuard(guard=g):
+                self._check_move_phase(state)
+                position = state.guards[g]
+                if position == FINISH:
+                    raise IllegalAction("that guard is at Finish and cannot move")
+                if not guard_may_move(state, g):
+                    raise IllegalAction("a guard moves only when a figure stands on its card")
+            case Die():
+                raise IllegalAction("players roll with a roll action; the die decides itself")
+
+    @staticmethod
+    def _check_move_phase(state: State) -> None:
+        if state.phase is not Phase.MOVE:
+            raise IllegalAction("roll the die first")
+
+    def apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
+        """Roll, land the die, or move a piece and collect the card it left empty."""
+        match action:
+            case Roll():
+                state.phase = Phase.DIE
+                return [Event("roll", f"seat {seat} throws the die", data={"seat": seat})]
+            case Die(value=value):
+                state.roll = value
+                state.phase = Phase.MOVE
+                return [Event("die", f"the die shows {value}", data={"value": value})]
+            case MoveFigure(figure=k):
+                return self._move_figure(state, seat, k)
+            case MoveGuard(guard=g):
+                return self._move_guard(state, seat, g)
+
+    def _move_figure(self, state: State, seat: Seat, k: int) -> list[Event]:
+        start = state.figures[seat][k]
+        end = destination(state, start, state.roll)
+        state.figures[seat][k] = end
+        events = [Event("move-figure", f"seat {seat} moves a figure", data=self._moved(seat, k, start, end))]
+        # Taking a Route Card: the figure leaving a card it held alone collects it.
+        if 0 < start < FINISH and left_empty(state, start):
+            value = state.route[start - 1]
+            state.present[start - 1] = False
+            state.collected[seat].append(value)
+            text = f"seat {seat} collects {board.label(value)}"
+            events.append(Event("collect", text, data={"seat": seat, "position": start, "card": board.label(value)}))
+        return events + self._end_move(state)
+
+    def _move_guard(self, state: State, seat: Seat, g: int) -> list[Event]:
+        start = state.guards[g]
+        end = destination(state, start, state.roll)
+        state.guards[g] = end
+        data = {"seat": seat, "guard": g, "from": start, "to": end}
+        return [Event("move-guard", f"seat {seat} moves a guard", data=data)] + self._end_move(state)
+
+    @staticmethod
+    def _moved(seat: Seat, k: int, start: int, end: int) -> dict[str, str | int | bool | None]:
+        return {"seat": seat, "figure": k, "from": start, "to": end}
+
+    def _end_move(self, state: State) -> list[Event]:
+        state.roll = 0
+        state.moves += 1
+        players = len(state.figures)
+        for step in range(1, players + 1):
+            seat = (state.turn + step) % players
+            if any(p < FINISH for p in state.figures[seat]):  # finished players stop playing
+                state.turn = seat
+                state.phase = Phase.ROLL
+                return []
+        state.phase = Phase.OVER
+        result = self.outcome(state)
+        assert result is not None
+        return [Event("game-over", "every figure is at Finish", data={"winners": ",".join(map(str, result.winners))})]
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
+        """Six faces, equally likely."""
+        return [(face, 1 / 6) for face in DIE_FACES] if state.phase is Phase.DIE else []
+
+    def sample_chance(self, state: State) -> Action:
+        """Roll from the state's own generator."""
+        if state.phase is not Phase.DIE:
+            raise IllegalAction("the die has not been thrown")
+        state.rng, face = rng.below(state.rng, 6)
+        return DIE_FACES[face]
+
+    # --- views -----------------------------------------------------------------------------
+    def view(self, state: State, seat: Seat | None) -> msgspec.Struct:
+        """Everything on the table is public; the choices are shown to the seat to move."""
+        return build_view(state, seat, self.legal_actions(state, seat) if seat is not None else [])
+
+    def secrets(self, state: State) -> list[Secret]:
+        """Only the die's future is hidden: the generator state."""
+        return [Secret("future die rolls", f"rng:{state.rng}")]
+
+    def resample_hidden(self, state: State, seat: Seat | None, seed: int) -> State:
+        """Re-seed the generator: nobody may see the future rolls."""
+        other = self.clone(state)
+        other.rng = rng.seed_state(seed)
+        return other
+
+    # --- end, tools ------------------------------------------------------------------------
+    def outcome(self, state: State) -> Outcome | None:
+        """Once every figure is home: scores and ranking (ties share a place)."""
+        if state.phase is not Phase.OVER:
+            return None
+        scores = [board.score(cards) for cards in state.collected]
+        return Outcome(scores, rank_by_score(scores))
+
+    def clone(self, state: State) -> State:
+        """Copy the lists; the rest are immutable values."""
+        return State(
+            route=state.route,  # never mutated after setup or override
+            present=state.present[:],
+            figures=[f[:] for f in state.figures],
+            guards=state.guards[:],
+            collected=[c[:] for c in state.collected],
+            turn=state.turn,
+            phase=state.phase,
+            roll=state.roll,
+            rng=state.rng,
+            moves=state.moves,
+        )
+
+    def players(self, state: State) -> int:
+        """Seats at the table."""
+        return len(state.figures)
+
+    def heuristic(self, state: State) -> list[float]:
+        """The score of the cards held now."""
+        return [float(board.score(c)) for c in state.collected]
+
+    def facts(self, state: State) -> dict[str, Any]:
+        """Positions, guards, collected cards, scores, turn and phase."""
+        result = self.outcome(state)
+        return {
+            "phase": str(state.phase),
+            "turn": state.turn,
+            "roll": state.roll,
+            "figures": [f[:] for f in state.figures],
+            "guards": state.guards[:],
+            "present": state.present[:],
+            "collected": [[board.label(v) for v in c] for c in state.collected],
+            "scores": [board.score(c) for c in state.collected],
+            "winners": result.winners if result else [],
+        }
+
+    def describe(self, state: State, action: Action) -> str:
+        """'move figure 2 from -4 to F (collects -4)' and the like."""
+        match action:
+            case Roll():
+                return "roll the die"
+            case Die(value=v):
+                return f"the die shows {v}"
+            case MoveFigure(figure=k):
+                start = state.figures[state.turn][k]
+                return f"move figure {k + 1}: {self.place(state, start)} → " + self._landing(state, start)
+            case MoveGuard(guard=g):
+                start = state.guards[g]
+                return f"move guard {g + 1}: {self.place(state, start)} → " + self._landing(state, start)
+
+    def _landing(self, state: State, start: int) -> str:
+        end = destination(state, start, state.roll) if state.roll else start
+        return self.place(state, end)
+
+    @staticmethod
+    def place(state: State, position: int) -> str:
+        """'Start', 'Finish' or the card's label with its position."""
+        if position == board.START:
+            return "Start"
+        if position == FINISH:
+            return "Finish"
+        return f"{board.label(state.route[position - 1])} (#{position})"

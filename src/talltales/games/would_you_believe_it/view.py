@@ -1,0 +1,116 @@
+"""Views of Would You Believe It!, built field by field from the state (an allow-list)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from talltales.games.would_you_believe_it import board
+
+if TYPE_CHECKING:
+    from talltales.games.would_you_believe_it.state import Action, State
+
+
+class RouteCard(msgspec.Struct, frozen=True):
+    """One place on the route: its card label, and whether it is still there."""
+
+    position: int
+    card: str
+    present: bool
+
+
+class Choice(msgspec.Struct, frozen=True):
+    """A move the seat could make now, with where it lands and what it would collect."""
+
+    action: dict[str, str | int]
+    piece: str  # "figure" or "guard"
+    index: int
+    start: int
+    end: int
+    lands_on: str
+    collects: str | None
+
+
+class PlayerView(msgspec.Struct, frozen=True):
+    """One player's pieces, cards and running score."""
+
+    seat: int
+    figures: list[int]
+    collected: list[str]
+    score: int
+    finished: bool
+
+
+class View(msgspec.Struct, frozen=True):
+    """The table as one seat (or the public, seat None) sees it."""
+
+    game: str
+    seat: int | None
+    phase: str
+    turn: int
+    roll: int
+    route: list[RouteCard]
+    guards: list[int]
+    players: list[PlayerView]
+    choices: list[Choice]
+    start: int = board.START
+    finish: int = board.FINISH
+
+
+def place_name(state: State, position: int) -> str:
+    """'Start', 'Finish' or a card label."""
+    if position == board.START:
+        return "Start"
+    if position == board.FINISH:
+        return "Finish"
+    return board.label(state.route[position - 1])
+
+
+def _choice(state: State, seat: int, action: Action) -> Choice | None:
+    from talltales.games.would_you_believe_it import rules
+    from talltales.games.would_you_believe_it.state import MoveFigure, MoveGuard
+
+    match action:
+        case MoveFigure(figure=k):
+            piece, index, start = "figure", k, state.figures[seat][k]
+        case MoveGuard(guard=g):
+            piece, index, start = "guard", g, state.guards[g]
+        case _:
+            return None
+    end = rules.destination(state, start, state.roll)
+    collects = None
+    if piece == "figure" and 0 < start < board.FINISH:
+        others = sum(f.count(start) for f in state.figures) - 1
+        if others == 0 and start not in state.guards:
+            collects = board.label(state.route[start - 1])
+    return Choice(
+        msgspec.to_builtins(action), piece, index, start, end, place_name(state, end), collects
+    )
+
+
+def build_view(state: State, seat: int | None, legal: list[Action]) -> View:
+    """Everything in this game is public except the die's future; choices go to the mover."""
+    choices = [c for a in legal if (c := _choice(state, seat, a)) is not None] if seat is not None else []
+    return View(
+        game="would-you-believe-it",
+        seat=seat,
+        phase=str(state.phase),
+        turn=state.turn,
+        roll=state.roll,
+        route=[
+            RouteCard(i + 1, board.label(v), state.present[i]) for i, v in enumerate(state.route)
+        ],
+        guards=list(state.guards),
+        players=[
+            PlayerView(
+                s,
+                list(figs),
+                [board.label(v) for v in state.collected[s]],
+                board.score(state.collected[s]),
+                all(p == board.FINISH for p in figs),
+            )
+            for s, figs in enumerate(state.figures)
+        ],
+        choices=choices,
+    )
