@@ -1,0 +1,20 @@
+"""The greedy bot: the action whose immediate result the game's heuristic likes best."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from talltales.bots.search import SearchBot
+
+
+class GreedyBot(SearchBot):
+    """One decision deep: no look at what rivals or the die do next."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed, depth=1)
+
+    def describe(self) -> dict[str, Any]:
+        """The bot's settings."""
+        return {"depth": self.depth}

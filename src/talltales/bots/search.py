@@ -1,0 +1,75 @@
+"""Search bots: expectimax over chance with max-n at decision nodes, on the game's heuristic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from talltales.core.game import CHANCE, Game, Seat
+from talltales.core.rng import Rng
+
+
+def advantage(values: list[float], seat: Seat) -> float:
+    """A seat's value against its strongest rival."""
+    rivals = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - (max(rivals) if rivals else 0.0)
+
+
+def evaluate(game: Game[Any, Any], state: Any, depth: int) -> list[float]:
+    """Values per seat: chance nodes average, each decider maximises its own advantage.
+
+    ``depth`` counts the player decisions still to look through.
+    """
+    result = game.outcome(state)
+    if result is not None:
+        return [float(s) for s in result.scores]
+    pending = game.pending(state)
+    if CHANCE in pending:
+        total: list[float] | None = None
+        for action, probability in game.chance_outcomes(state):
+            child = game.clone(state)
+            game.apply(child, CHANCE, action)
+            values = evaluate(game, child, depth)
+            if total is None:
+                total = [probability * v for v in values]
+            else:
+                total = [t + probability * v for t, v in zip(total, values, strict=True)]
+        assert total is not None
+        return total
+    if depth == 0 or len(pending) != 1:
+        return game.heuristic(state)
+    (seat,) = pending
+    actions = game.legal_actions(state, seat)
+    # a forced action (such as "roll") costs no depth
+    cost = 0 if len(actions) == 1 else 1
+    best: list[float] | None = None
+    for action in actions:
+        child = game.clone(state)
+        game.apply(child, seat, action)
+        values = evaluate(game, child, depth - cost)
+        if best is None or advantage(values, seat) > advantage(best, seat):
+            best = values
+    assert best is not None
+    return best
+
+
+class SearchBot:
+    """Looks ``depth`` decisions ahead, averaging over every die roll in between."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, depth: int = 2) -> None:
+        self.rng = Rng(seed)
+        self.depth = max(1, depth)
+
+    def choose(self, game: Game[Any, Any], state: Any, seat: Seat) -> Any:
+        """The action with the best expected advantage; ties broken at random."""
+        actions = game.legal_actions(state, seat)
+        if len(actions) == 1:
+            return actions[0]
+        scored: list[tuple[float, int]] = []
+        for index, action in enumerate(actions):
+            child = game.clone(state)
+            game.apply(child, seat, action)
+            scored.append((advantage(evaluate(game, child, self.depth - 1), seat), index))
+        best = max(score for score, _ in scored)
+        return actions[self.rng.choice([i for score, i in scored if score == best])]
