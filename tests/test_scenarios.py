@@ -38,9 +38,7 @@ def test_an_unexpected_acceptance_is_reported(tmp_path: Path) -> None:
         'game = "would-you-believe-it"\nplayers = 2\n'
         '[[step]]\nseat = 0\ndo = { type = "roll" }\nrefused = "illegal"\n'
     )
-    assert run_scenario_file(path).failures == [
-        "step 1: was accepted, expected refusal 'illegal'"
-    ]
+    assert run_scenario_file(path).failures == ["step 1: was accepted, expected refusal 'illegal'"]
 
 
 @pytest.mark.parametrize(
@@ -55,7 +53,7 @@ def test_an_unexpected_acceptance_is_reported(tmp_path: Path) -> None:
 def test_malformed_scenarios_are_refused(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    with pytest.raises(ScenarioError, match="bad.toml"):
+    with pytest.raises(ScenarioError, match=r"bad\.toml"):
         load_scenario(path)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, Generic, TypeVar
 
@@ -155,8 +156,5 @@ def replay_states(game: Game[S, A], record: Record, content: Any = None) -> Iter
 
 def replay(game: Game[S, A], record: Record, content: Any = None) -> S:
     """The final state a record reaches."""
-    state = None
-    for state in replay_states(game, record, content):
-        pass
-    assert state is not None
-    return state
+    (final,) = deque(replay_states(game, record, content), maxlen=1)
+    return final

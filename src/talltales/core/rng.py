@@ -1,4 +1,4 @@
-"""A small seeded generator whose whole state is one integer, so states clone and serialise cheaply."""
+"""A seeded generator whose whole state is one integer: states clone and serialise cheaply."""
 
 from __future__ import annotations
 

@@ -12,7 +12,14 @@ from talltales.core.game import CHANCE
 from talltales.core.match import Match
 from talltales.games.would_you_believe_it import GAME, board
 from talltales.games.would_you_believe_it.rules import destination
-from talltales.games.would_you_believe_it.state import Die, MoveFigure, MoveGuard, Phase, Roll, State
+from talltales.games.would_you_believe_it.state import (
+    Die,
+    MoveFigure,
+    MoveGuard,
+    Phase,
+    Roll,
+    State,
+)
 
 
 def new_match(players: int = 2, **overrides: Any) -> Match[State, Any]:

@@ -102,7 +102,9 @@ class WouldYouBelieveIt(Game[State, Action]):
             if name in overrides:
                 setattr(state, name, msgspec.convert(overrides[name], type(getattr(state, name))))
         if "collected" in overrides:
-            state.collected = [[board.parse_label(str(c)) for c in p] for p in overrides["collected"]]
+            state.collected = [
+                [board.parse_label(str(c)) for c in p] for p in overrides["collected"]
+            ]
         if len(state.figures) != len(state.collected) or len(state.guards) != 8:
             raise IllegalAction("overrides must keep one figure list per seat and eight guards")
 
@@ -197,22 +199,40 @@ class WouldYouBelieveIt(Game[State, Action]):
         start = state.figures[seat][k]
         end = destination(state, start, state.roll)
         state.figures[seat][k] = end
-        events = [Event("move-figure", f"seat {seat} moves a figure", data=self._moved(seat, k, start, end))]
+        events = [
+            Event(
+                "move-figure", f"seat {seat} moves a figure", data=self._moved(seat, k, start, end)
+            )
+        ]
         # Taking a Route Card: the figure leaving a card it held alone collects it.
         if 0 < start < FINISH and left_empty(state, start):
             value = state.route[start - 1]
             state.present[start - 1] = False
             state.collected[seat].append(value)
             text = f"seat {seat} collects {board.label(value)}"
-            events.append(Event("collect", text, data={"seat": seat, "position": start, "card": board.label(value)}))
+            events.append(
+                Event(
+                    "collect",
+                    text,
+                    data={"seat": seat, "position": start, "card": board.label(value)},
+                )
+            )
         return events + self._end_move(state)
 
     def _move_guard(self, state: State, seat: Seat, g: int) -> list[Event]:
         start = state.guards[g]
         end = destination(state, start, state.roll)
         state.guards[g] = end
-        data = {"seat": seat, "guard": g, "from": start, "to": end}
-        return [Event("move-guard", f"seat {seat} moves a guard", data=data)] + self._end_move(state)
+        data: dict[str, str | int | bool | None] = {
+            "seat": seat,
+            "guard": g,
+            "from": start,
+            "to": end,
+        }
+        return [
+            Event("move-guard", f"seat {seat} moves a guard", data=data),
+            *self._end_move(state),
+        ]
 
     @staticmethod
     def _moved(seat: Seat, k: int, start: int, end: int) -> dict[str, str | int | bool | None]:
@@ -231,7 +251,13 @@ class WouldYouBelieveIt(Game[State, Action]):
         state.phase = Phase.OVER
         result = self.outcome(state)
         assert result is not None
-        return [Event("game-over", "every figure is at Finish", data={"winners": ",".join(map(str, result.winners))})]
+        return [
+            Event(
+                "game-over",
+                "every figure is at Finish",
+                data={"winners": ",".join(map(str, result.winners))},
+            )
+        ]
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """Six faces, equally likely."""
@@ -314,10 +340,14 @@ class WouldYouBelieveIt(Game[State, Action]):
                 return f"the die shows {v}"
             case MoveFigure(figure=k):
                 start = state.figures[state.turn][k]
-                return f"move figure {k + 1}: {self.place(state, start)} → " + self._landing(state, start)
+                return f"move figure {k + 1}: {self.place(state, start)} → " + self._landing(
+                    state, start
+                )
             case MoveGuard(guard=g):
                 start = state.guards[g]
-                return f"move guard {g + 1}: {self.place(state, start)} → " + self._landing(state, start)
+                return f"move guard {g + 1}: {self.place(state, start)} → " + self._landing(
+                    state, start
+                )
 
     def _landing(self, state: State, start: int) -> str:
         end = destination(state, start, state.roll) if state.roll else start

@@ -91,7 +91,9 @@ def _choice(state: State, seat: int, action: Action) -> Choice | None:
 
 def build_view(state: State, seat: int | None, legal: list[Action]) -> View:
     """Everything in this game is public except the die's future; choices go to the mover."""
-    choices = [c for a in legal if (c := _choice(state, seat, a)) is not None] if seat is not None else []
+    choices = (
+        [c for a in legal if (c := _choice(state, seat, a)) is not None] if seat is not None else []
+    )
     return View(
         game="would-you-believe-it",
         seat=seat,
