@@ -9,6 +9,7 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 65)}  # rejection bounds, small n
 
 
 def _mix(z: int) -> int:
@@ -32,9 +33,13 @@ def below(state: int, n: int) -> tuple[int, int]:
     """Return (new state, a uniform integer in [0, n)) without modulo bias."""
     if n <= 0:
         raise ValueError("n must be positive")
-    limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state, bits = next_u64(state)
+    limit = _LIMITS.get(n) or (1 << 64) - ((1 << 64) % n)
+    while True:  # next_u64 and _mix inlined: dice are rolled in every playout
+        state = (state + _GOLDEN) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        bits = z ^ (z >> 31)
         if bits < limit:
             return state, bits % n
 

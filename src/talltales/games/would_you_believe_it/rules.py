@@ -27,6 +27,8 @@ from talltales.games.would_you_believe_it.state import (
 from talltales.games.would_you_believe_it.view import build_view
 
 FINISH = board.FINISH
+_ONLY = tuple(frozenset((seat,)) for seat in range(6))  # pending sets, built once
+_CHANCE_ONLY = frozenset((CHANCE,))
 
 
 def destination(state: State, position: int, steps: int) -> int:
@@ -113,9 +115,9 @@ class WouldYouBelieveIt(Game[State, Action]):
         """The die holder decides; while the die rolls, chance does."""
         match state.phase:
             case Phase.ROLL | Phase.MOVE:
-                return frozenset((state.turn,))
+                return _ONLY[state.turn]
             case Phase.DIE:
-                return frozenset((CHANCE,))
+                return _CHANCE_ONLY
             case Phase.OVER:
                 return frozenset()
 
@@ -135,10 +137,11 @@ class WouldYouBelieveIt(Game[State, Action]):
                     if pos < FINISH and pos not in seen:
                         seen.add(pos)
                         actions.append(MOVE_FIGURE[k])
-                seen.clear()
+                # a guard moves only off a route card some figure shares
+                movable = {p for figs in state.figures for p in figs if 0 < p < FINISH}
                 for g, pos in enumerate(state.guards):
-                    if pos not in seen and guard_may_move(state, g):
-                        seen.add(pos)
+                    if pos in movable:
+                        movable.discard(pos)  # guards sharing a card are alike
                         actions.append(MOVE_GUARD[g])
                 return actions
             case _:
