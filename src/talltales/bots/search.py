@@ -7,6 +7,8 @@ from typing import Any
 from talltales.core.game import CHANCE, Game, Seat
 from talltales.core.rng import Rng
 
+FREE_STEPS = 2  # bounds the chains of forced moves, which would otherwise multiply by the die
+
 
 def advantage(values: list[float], seat: Seat) -> float:
     """A seat's value against its strongest rival."""
@@ -14,10 +16,11 @@ def advantage(values: list[float], seat: Seat) -> float:
     return values[seat] - (max(rivals) if rivals else 0.0)
 
 
-def evaluate(game: Game[Any, Any], state: Any, depth: int) -> list[float]:
+def evaluate(game: Game[Any, Any], state: Any, depth: int, free: int = FREE_STEPS) -> list[float]:
     """Values per seat: chance nodes average, each decider maximises its own advantage.
 
-    ``depth`` counts the player decisions still to look through.
+    ``depth`` counts the player decisions still to look through; up to ``free`` forced
+    single-choice steps (such as "roll") on a path cost no depth.
     """
     result = game.outcome(state)
     if result is not None:
@@ -28,7 +31,7 @@ def evaluate(game: Game[Any, Any], state: Any, depth: int) -> list[float]:
         for action, probability in game.chance_outcomes(state):
             child = game.clone(state)
             game.apply(child, CHANCE, action)
-            values = evaluate(game, child, depth)
+            values = evaluate(game, child, depth, free)
             if total is None:
                 total = [probability * v for v in values]
             else:
@@ -39,13 +42,12 @@ def evaluate(game: Game[Any, Any], state: Any, depth: int) -> list[float]:
         return game.heuristic(state)
     (seat,) = pending
     actions = game.legal_actions(state, seat)
-    # a forced action (such as "roll") costs no depth
-    cost = 0 if len(actions) == 1 else 1
+    forced = len(actions) == 1 and free > 0
     best: list[float] | None = None
     for action in actions:
         child = game.clone(state)
         game.apply(child, seat, action)
-        values = evaluate(game, child, depth - cost)
+        values = evaluate(game, child, depth - (not forced), free - forced)
         if best is None or advantage(values, seat) > advantage(best, seat):
             best = values
     assert best is not None

@@ -37,7 +37,7 @@ class Pack(msgspec.Struct, Generic[C], frozen=True):
     path: str
 
 
-_INDEX = re.compile(r"^\$\.cards\[(\d+)\]\.?(.*)$")
+_INDEX = re.compile(r"^\$\[(\d+)\]\.?(.*)$")  # the cards list is converted on its own
 
 
 def _read(path: Path) -> tuple[dict[str, Any], bytes]:
@@ -53,7 +53,7 @@ def _read(path: Path) -> tuple[dict[str, Any], bytes]:
 
 
 def _where(path: Path, raw: dict[str, Any], location: str) -> str:
-    """Turn msgspec's '$.cards[3].answer' into 'file, card "id", field "answer"'."""
+    """Turn msgspec's '$[3].answer' into 'file, card "id", field "answer"'."""
     found = _INDEX.match(location)
     if not found:
         return f"{path}, at {location}"

@@ -17,7 +17,7 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 
-class Tick(msgspec.Struct, frozen=True, tag="tick", tag_field="type"):
+class Tick(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="tick", tag_field="type"):
     """Time enters a game only as this action, applied by the driver at ``now`` (ms)."""
 
     now: int
@@ -117,8 +117,12 @@ class Game(ABC, Generic[S, A]):
         """Raise IllegalAction with a reason unless ``action`` is legal for ``seat`` now."""
 
     @abstractmethod
-    def apply(self, state: S, seat: Seat, action: A) -> list[Event]:
-        """Apply a validated action in place and say what happened."""
+    def apply(self, state: S, seat: Seat, action: A, now: int = 0) -> list[Event]:
+        """Apply a validated action in place and say what happened.
+
+        ``now`` is the driver's time of the action (ms), recorded with it, so a timer the
+        action opens can set its deadline; games without timers ignore it.
+        """
 
     def chance_outcomes(self, state: S) -> list[tuple[A, float]]:
         """The chance actions possible now with their probabilities."""

@@ -8,9 +8,16 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from talltales.core.errors import GameOver, MalformedAction, NotYourTurn
+from talltales.core.content import Pack
+from talltales.core.errors import (
+    GameOver,
+    MalformedAction,
+    NotYourTurn,
+    RecordError,
+    TallTalesError,
+)
 from talltales.core.game import CHANCE, CLOCK, Event, Game, Outcome, Seat, Tick
-from talltales.core.record import Entry, Record
+from talltales.core.record import Entry, PackRef, Record
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -22,7 +29,8 @@ def decode_action(game: Game[Any, A], raw: object) -> A:
     """Turn JSON text, bytes or builtins into the game's typed action, or refuse it."""
     try:
         if isinstance(raw, (bytes, str)):
-            if len(raw) > MAX_ACTION_BYTES:
+            size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+            if size > MAX_ACTION_BYTES:
                 raise MalformedAction(f"action is larger than {MAX_ACTION_BYTES} bytes")
             return msgspec.json.decode(raw, type=game.action_type)  # type: ignore[no-any-return]
         if isinstance(raw, dict):
@@ -32,6 +40,12 @@ def decode_action(game: Game[Any, A], raw: object) -> A:
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise MalformedAction(f"cannot read that action: {exc}") from exc
     raise MalformedAction(f"cannot read an action from {type(raw).__name__}")
+
+
+def pack_refs(content: object) -> list[PackRef]:
+    """The packs a game was set up with (one pack or a list of them), pinned by digest."""
+    packs = content if isinstance(content, (list, tuple)) else [content]
+    return [PackRef(p.meta.id, p.sha256) for p in packs if isinstance(p, Pack)]
 
 
 class Match(Generic[S, A]):
@@ -61,6 +75,7 @@ class Match(Generic[S, A]):
             seed=seed,
             options=msgspec.to_builtins(typed),
             overrides=dict(overrides or {}),
+            content=pack_refs(content),
         )
         self.version = 0
         self.resolve_chance()
@@ -129,7 +144,7 @@ class Match(Generic[S, A]):
         return self._apply(CHANCE, typed, time)
 
     def _apply(self, seat: Seat, action: A, time: int) -> list[Event]:
-        events = self.game.apply(self.state, seat, action)
+        events = self.game.apply(self.state, seat, action, time)
         self._log(seat, msgspec.to_builtins(action), time)
         return events
 
@@ -144,13 +159,16 @@ def replay_states(game: Game[S, A], record: Record, content: Any = None) -> Iter
     if record.overrides:
         game.override(state, record.overrides)
     yield game.clone(state)
-    for entry in record.entries:
-        if entry.seat == CLOCK:
-            game.tick(state, msgspec.convert(entry.action, Tick).now)
-        else:
-            action = decode_action(game, entry.action)
-            game.validate(state, entry.seat, action)
-            game.apply(state, entry.seat, action)
+    for number, entry in enumerate(record.entries, start=1):
+        try:
+            if entry.seat == CLOCK:
+                game.tick(state, msgspec.convert(entry.action, Tick).now)
+            else:
+                action = decode_action(game, entry.action)
+                game.validate(state, entry.seat, action)
+                game.apply(state, entry.seat, action, entry.time)
+        except (TallTalesError, msgspec.ValidationError) as exc:
+            raise RecordError(f"entry {number} of the record does not replay: {exc}") from exc
         yield game.clone(state)
 
 

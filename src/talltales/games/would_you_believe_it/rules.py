@@ -183,13 +183,14 @@ class WouldYouBelieveIt(Game[State, Action]):
         if state.phase is not Phase.MOVE:
             raise IllegalAction("roll the die first")
 
-    def apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
+    def apply(self, state: State, seat: Seat, action: Action, now: int = 0) -> list[Event]:
         """Roll, land the die, or move a piece and collect the card it left empty."""
         match action:
             case Roll():
                 state.phase = Phase.DIE
                 return [Event("roll", f"seat {seat} throws the die", data={"seat": seat})]
             case Die(value=value):
+                state.rng, _ = rng.below(state.rng, 6)  # the throw is spent, scripted or drawn
                 state.roll = value
                 state.phase = Phase.MOVE
                 return [Event("die", f"the die shows {value}", data={"value": value})]
@@ -267,10 +268,10 @@ class WouldYouBelieveIt(Game[State, Action]):
         return [(face, 1 / 6) for face in DIE_FACES] if state.phase is Phase.DIE else []
 
     def sample_chance(self, state: State) -> Action:
-        """Roll from the state's own generator."""
+        """What the state's own generator rolls next; applying the Die spends it."""
         if state.phase is not Phase.DIE:
             raise IllegalAction("the die has not been thrown")
-        state.rng, face = rng.below(state.rng, 6)
+        _, face = rng.below(state.rng, 6)
         return DIE_FACES[face]
 
     # --- views -----------------------------------------------------------------------------
@@ -316,8 +317,18 @@ class WouldYouBelieveIt(Game[State, Action]):
         return len(state.figures)
 
     def heuristic(self, state: State) -> list[float]:
-        """The score of the cards held now."""
-        return [float(board.score(c)) for c in state.collected]
+        """The score each seat is heading for: its cards plus the unguarded cards that only
+        its figures stand on, since the last of them to leave must take the card."""
+        owners: dict[int, int] = {}
+        for seat, figures in enumerate(state.figures):
+            for position in figures:
+                if 0 < position < FINISH:
+                    owners[position] = seat if owners.get(position, seat) == seat else -1
+        pending = [list(c) for c in state.collected]
+        for position, seat in owners.items():
+            if seat >= 0 and position not in state.guards:
+                pending[seat].append(state.route[position - 1])
+        return [float(board.score(cards)) for cards in pending]
 
     def facts(self, state: State) -> dict[str, Any]:
         """Positions, guards, collected cards, scores, turn and phase."""

@@ -24,23 +24,27 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     figures: Annotated[int, msgspec.Meta(ge=0, le=3)] = 0  # 0: printed (3 for 2-4, 2 for 5-6)
 
 
-class Roll(msgspec.Struct, frozen=True, tag="roll", tag_field="type"):
+class Roll(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="roll", tag_field="type"):
     """Throw the die."""
 
 
-class Die(msgspec.Struct, frozen=True, tag="die", tag_field="type"):
+class Die(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="die", tag_field="type"):
     """Chance: the die shows ``value``."""
 
     value: Annotated[int, msgspec.Meta(ge=1, le=6)]
 
 
-class MoveFigure(msgspec.Struct, frozen=True, tag="move-figure", tag_field="type"):
+class MoveFigure(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="move-figure", tag_field="type"
+):
     """Move one of your own figures (0-based index) by the roll."""
 
     figure: Annotated[int, msgspec.Meta(ge=0, le=2)]
 
 
-class MoveGuard(msgspec.Struct, frozen=True, tag="move-guard", tag_field="type"):
+class MoveGuard(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="move-guard", tag_field="type"
+):
     """Move guard number ``guard`` (0-7) by the roll."""
 
     guard: Annotated[int, msgspec.Meta(ge=0, le=7)]
