@@ -6,6 +6,7 @@ import secrets
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -21,12 +22,11 @@ from talltales.core.content import load_pack
 from talltales.core.errors import ContentError, RecordError, TallTalesError
 from talltales.core.game import CHANCE, CLOCK
 from talltales.core.match import Match, decode_action, replay_states
-from talltales.core.record import decode_record, encode_record
+from talltales.core.record import Entry, decode_record, encode_record
 from talltales.core.registry import games, get_game
 from talltales.core.scenario import run_scenario_file
 from talltales.terminal.play import Abandoned, TerminalGame, parse_players
-from talltales.terminal.render import ranking_table, render_view, seat_text
-from talltales.terminal.report import summary_report
+from talltales.terminal.render import ranking_table, render_view, seat_text, summary_report
 
 app = typer.Typer(
     help="Tall Tales: bluff-and-trivia party games.",
@@ -120,8 +120,11 @@ def play(
         console.print(f"[bold]{game.title}[/] — seed {seed}")
         try:
             TerminalGame(console, match, players, seed).run()
-        except (Abandoned, KeyboardInterrupt):
+        except Abandoned:
             console.print("Game abandoned.")
+            raise typer.Exit(0) from None
+        except KeyboardInterrupt:
+            console.print("\nGame abandoned.")
             raise typer.Exit(130) from None
         if record is not None:
             record.write_bytes(encode_record(match.record))
@@ -154,10 +157,11 @@ def simulate_command(
             console=Console(stderr=True),
             disable=json_out,
             transient=True,
+            auto_refresh=False,  # no drawing thread alive while the pool forks its workers
         )
         with progress:
             task = progress.add_task(f"Playing {game.id}", total=n)
-            results = sim.run(jobs, workers, lambda k: progress.advance(task, k))
+            results = sim.run(jobs, workers, partial(progress.update, task, refresh=True))
         settings = {"seed": seed, "rotate": rotate, "lineup": specs, "options": options}
         summary = msgspec.structs.replace(sim.summarise(results), settings=settings)
     if json_out:
@@ -187,10 +191,7 @@ def replay(
             f" {total} actions; showing step {k}"
         )
         if k:
-            entry = record.entries[k - 1]
-            said = game.describe(states[k - 1], decode_action(game, entry.action))
-            who = seat_text(entry.seat, names) if entry.seat >= 0 else Text(ACTORS[entry.seat])
-            console.print(Text("Last action: ").append_text(who).append(f": {said}"))
+            console.print(last_action(game, states[k - 1], record.entries[k - 1], names))
         console.print(render_view(game.id, game.view(states[k], None), names))
         outcome = game.outcome(states[k])
         if outcome is None:
@@ -199,15 +200,27 @@ def replay(
             console.print(ranking_table(outcome, names))
 
 
+def last_action(game: Any, before: Any, entry: Entry, names: list[str]) -> Text:
+    """'Last action: B (seat 1): move figure 2: ...' for the entry that led to a step."""
+    if entry.seat == CLOCK:
+        said = f"the clock reaches {entry.action.get('now')} ms"
+    else:
+        said = game.describe(before, decode_action(game, entry.action))
+    who = seat_text(entry.seat, names) if entry.seat >= 0 else Text(ACTORS.get(entry.seat, "?"))
+    return Text("Last action: ").append_text(who).append(f": {said}")
+
+
 def replay_all(game: Any, record: Any) -> list[Any]:
     """Every state of the record, or a RecordError naming the entry that does not replay."""
     states: list[Any] = []
     try:
         for state in replay_states(game, record):
             states.append(state)
+    except RecordError:
+        raise
     except Exception as exc:  # any failure of a foreign file is the file's fault
         reason = exc.reason if isinstance(exc, TallTalesError) else f"{type(exc).__name__}: {exc}"
-        where = f"action {len(states)}" if states else "setup"
+        where = f"entry {len(states)}" if states else "setup"
         raise RecordError(f"the record does not replay at {where}: {reason}") from exc
     return states
 
@@ -250,7 +263,7 @@ def deck_check(
     console, failed = stdout(), 0
     for path in files:
         try:
-            console.print(Text(check_pack(path), style="green"))
+            console.print(Text(check_pack(path), style="green"), soft_wrap=True)
         except (TallTalesError, OSError) as exc:
             failed += 1
             reason = exc.reason if isinstance(exc, TallTalesError) else str(exc.strerror)
@@ -273,10 +286,11 @@ def scenario(
             console.print(Text(f"FAIL {naming(path, exc.reason)}", style="red"), soft_wrap=True)
             continue
         if report.passed:
-            console.print(Text(f"PASS {path} ({report.title}, {report.steps} steps)", "green"))
+            line = f"PASS {path} ({report.title}, {report.steps} steps)"
+            console.print(Text(line, style="green"), soft_wrap=True)
             continue
         failed += 1
-        console.print(Text(f"FAIL {path} ({report.title})", style="red"))
+        console.print(Text(f"FAIL {path} ({report.title})", style="red"), soft_wrap=True)
         for line in report.failures:
             console.print(Text(f"  {line}"), soft_wrap=True)
     if failed:

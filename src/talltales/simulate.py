@@ -109,7 +109,9 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)  # exact at the ends, no rounding dust
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return low, high
 
 
 def bot_spec(text: str) -> str:
@@ -209,16 +211,19 @@ def chunks(jobs: Sequence[Job], workers: int) -> Iterator[list[Job]]:
 def run(
     jobs: Sequence[Job],
     workers: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[..., object] | None = None,
 ) -> list[GameResult]:
-    """Play every job, across ``workers`` processes (one: in this process), in job order."""
+    """Play every job across ``workers`` processes (one: in this process), in job order.
+
+    ``progress(advance=k)`` is called as each chunk of ``k`` games finishes.
+    """
     workers = workers or os.cpu_count() or 1
     results: list[GameResult] = []
     if workers == 1:
         for chunk in chunks(jobs, 1):
             results += play_jobs(chunk)
             if progress:
-                progress(len(chunk))
+                progress(advance=len(chunk))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(play_jobs, chunk) for chunk in chunks(jobs, workers)]
@@ -226,7 +231,7 @@ def run(
                 done = future.result()
                 results += done
                 if progress:
-                    progress(len(done))
+                    progress(advance=len(done))
     return sorted(results, key=lambda r: r.index)
 
 
