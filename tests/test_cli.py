@@ -229,7 +229,7 @@ def test_deck_check_of_a_missing_or_gameless_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["deck", "check", str(tmp_path / "none.toml"), str(gameless)])
     assert result.exit_code == 1
     assert "No such file" in result.stdout
-    assert "no 'game' field" in result.stdout
+    assert "g.toml, [pack] metadata: Object missing required field" in result.stdout
 
 
 SCENARIO = (

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -18,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from talltales import simulate as sim
-from talltales.core.content import load_pack
+from talltales.core.content import load_pack, read_pack_meta
 from talltales.core.errors import ContentError, RecordError, TallTalesError
 from talltales.core.game import CHANCE, CLOCK
 from talltales.core.match import Match, decode_action, replay_states
@@ -230,25 +229,11 @@ def naming(path: Path, reason: str) -> str:
     return reason if str(path) in reason else f"{path}: {reason}"
 
 
-def pack_game(path: Path) -> str:
-    """The [pack] game field of a pack file, read before the cards are validated."""
-    data = path.read_bytes()
-    try:
-        raw = tomllib.loads(data.decode()) if path.suffix == ".toml" else msgspec.json.decode(data)
-    except (tomllib.TOMLDecodeError, msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise ContentError(f"{path}: cannot be read: {exc}") from exc
-    meta = raw.get("pack") if isinstance(raw, dict) else None
-    game = meta.get("game") if isinstance(meta, dict) else None
-    if not isinstance(game, str):
-        raise ContentError(f"{path}, [pack] metadata: no 'game' field naming the pack's game")
-    return game
-
-
 def check_pack(path: Path) -> str:
     """Validate one pack; the line to print when it is fine."""
     if path.suffix not in (".toml", ".json"):
         raise ContentError(f"{path}: a pack is a .toml or .json file")
-    game = get_game(pack_game(path))
+    game = get_game(read_pack_meta(path).game)
     if game.card_type is None:
         raise ContentError(f"{path}: {game.title} takes no content packs")
     pack = load_pack(path, game.card_type, game.id)

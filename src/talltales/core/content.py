@@ -64,14 +64,21 @@ def _where(path: Path, raw: dict[str, Any], location: str) -> str:
     return f"{path}, {card}, field {field!r}"
 
 
+def read_pack_meta(path: Path | str) -> PackMeta:
+    """Only a pack's [pack] metadata (to learn which game's schema checks its cards)."""
+    path = Path(path)
+    raw, _ = _read(path)
+    try:
+        return msgspec.convert(raw.get("pack"), PackMeta)
+    except msgspec.ValidationError as exc:
+        raise ContentError(f"{path}, [pack] metadata: {exc}") from exc
+
+
 def load_pack(path: Path | str, card_type: type[C], game_id: str | None = None) -> Pack[C]:
     """Read and validate a pack, naming the file, card and field of the first problem."""
     path = Path(path)
     raw, data = _read(path)
-    try:
-        meta = msgspec.convert(raw.get("pack"), PackMeta)
-    except msgspec.ValidationError as exc:
-        raise ContentError(f"{path}, [pack] metadata: {exc}") from exc
+    meta = read_pack_meta(path)
     if game_id is not None and meta.game != game_id:
         raise ContentError(f"{path}: the pack is for {meta.game!r}, not {game_id!r}")
     extra = set(raw) - {"pack", "cards"}

@@ -11,7 +11,7 @@ from talltales.core.errors import IllegalAction, NotYourTurn, OptionsError
 from talltales.core.game import CHANCE
 from talltales.core.match import Match
 from talltales.games.would_you_believe_it import GAME, board
-from talltales.games.would_you_believe_it.rules import destination
+from talltales.games.would_you_believe_it.moves import destination
 from talltales.games.would_you_believe_it.state import (
     Die,
     MoveFigure,
@@ -193,3 +193,12 @@ def test_winner_and_ties(
     assert outcome is not None
     assert outcome.winners == winners
     assert outcome.ranking == ranking
+
+
+def test_describe_names_the_landing_card_and_what_a_move_collects() -> None:
+    match = new_match(2, figures=[[2, 0, 0], [0, 0, 0]])
+    roll(match, 3)
+    assert (
+        GAME.describe(match.state, MoveFigure(0)) == "move figure 1: -2 (#2) → F (#5) (collects -2)"
+    )
+    assert GAME.describe(match.state, MoveFigure(1)) == "move figure 2: Start → +3 (#3)"

@@ -10,6 +10,12 @@ from talltales.core import rng
 from talltales.core.errors import IllegalAction
 from talltales.core.game import CHANCE, Event, Game, Outcome, Seat, Secret, rank_by_score
 from talltales.games.would_you_believe_it import board
+from talltales.games.would_you_believe_it.moves import (
+    destination,
+    guard_may_move,
+    left_empty,
+    takes_card_on_leaving,
+)
 from talltales.games.would_you_believe_it.state import (
     DIE_FACES,
     MOVE_FIGURE,
@@ -29,32 +35,6 @@ from talltales.games.would_you_believe_it.view import build_view
 FINISH = board.FINISH
 _ONLY = tuple(frozenset((seat,)) for seat in range(6))  # pending sets, built once
 _CHANCE_ONLY = frozenset((CHANCE,))
-
-
-def destination(state: State, position: int, steps: int) -> int:
-    """Count ``steps`` cards forward, skipping gaps; reaching Finish ends the move early."""
-    present = state.present
-    while steps and position < FINISH:
-        position += 1
-        if position == FINISH or present[position - 1]:
-            steps -= 1
-    return position
-
-
-def figure_on(state: State, position: int) -> bool:
-    """Whether any player's figure stands on ``position``."""
-    return any(position in figs for figs in state.figures)
-
-
-def guard_may_move(state: State, guard: int) -> bool:
-    """A guard moves only off a route card that some figure shares (Game Play)."""
-    position = state.guards[guard]
-    return 0 < position < FINISH and figure_on(state, position)
-
-
-def left_empty(state: State, position: int) -> bool:
-    """Whether a route card holds no figure and no guard."""
-    return position not in state.guards and not figure_on(state, position)
 
 
 class WouldYouBelieveIt(Game[State, Action]):
@@ -354,9 +334,12 @@ class WouldYouBelieveIt(Game[State, Action]):
                 return f"the die shows {v}"
             case MoveFigure(figure=k):
                 start = state.figures[state.turn][k]
-                return f"move figure {k + 1}: {self.place(state, start)} → " + self._landing(
+                text = f"move figure {k + 1}: {self.place(state, start)} → " + self._landing(
                     state, start
                 )
+                if state.roll and takes_card_on_leaving(state, start):
+                    text += f" (collects {board.label(state.route[start - 1])})"
+                return text
             case MoveGuard(guard=g):
                 start = state.guards[g]
                 return f"move guard {g + 1}: {self.place(state, start)} → " + self._landing(

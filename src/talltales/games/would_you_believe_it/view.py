@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import msgspec
 
 from talltales.games.would_you_believe_it import board
-
-if TYPE_CHECKING:
-    from talltales.games.would_you_believe_it.state import Action, State
+from talltales.games.would_you_believe_it.moves import destination, takes_card_on_leaving
+from talltales.games.would_you_believe_it.state import Action, MoveFigure, MoveGuard, State
 
 
 class RouteCard(msgspec.Struct, frozen=True):
@@ -68,8 +65,6 @@ def place_name(state: State, position: int) -> str:
 
 
 def _choice(state: State, seat: int, action: Action) -> Choice | None:
-    from talltales.games.would_you_believe_it import rules
-    from talltales.games.would_you_believe_it.state import MoveFigure, MoveGuard
 
     match action:
         case MoveFigure(figure=k):
@@ -78,12 +73,10 @@ def _choice(state: State, seat: int, action: Action) -> Choice | None:
             piece, index, start = "guard", g, state.guards[g]
         case _:
             return None
-    end = rules.destination(state, start, state.roll)
+    end = destination(state, start, state.roll)
     collects = None
-    if piece == "figure" and 0 < start < board.FINISH:
-        others = sum(f.count(start) for f in state.figures) - 1
-        if others == 0 and start not in state.guards:
-            collects = board.label(state.route[start - 1])
+    if piece == "figure" and takes_card_on_leaving(state, start):
+        collects = board.label(state.route[start - 1])
     return Choice(
         msgspec.to_builtins(action), piece, index, start, end, place_name(state, end), collects
     )
