@@ -28,16 +28,14 @@ MAX_ACTION_BYTES = 64 * 1024
 def decode_action(game: Game[Any, A], raw: object) -> A:
     """Turn JSON text, bytes or builtins into the game's typed action, or refuse it."""
     try:
+        if isinstance(raw, (dict, msgspec.Struct)):
+            raw = msgspec.json.encode(raw)  # one path, so the size limit holds for every form
         if isinstance(raw, (bytes, str)):
             size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
             if size > MAX_ACTION_BYTES:
                 raise MalformedAction(f"action is larger than {MAX_ACTION_BYTES} bytes")
             return msgspec.json.decode(raw, type=game.action_type)  # type: ignore[no-any-return]
-        if isinstance(raw, dict):
-            return msgspec.convert(raw, game.action_type)  # type: ignore[no-any-return]
-        if isinstance(raw, msgspec.Struct):
-            return msgspec.convert(msgspec.to_builtins(raw), game.action_type)  # type: ignore[no-any-return]
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError) as exc:
         raise MalformedAction(f"cannot read that action: {exc}") from exc
     raise MalformedAction(f"cannot read an action from {type(raw).__name__}")
 
@@ -112,7 +110,7 @@ class Match(Generic[S, A]):
         """Check in order (over, turn, form, legality), apply, record, bump the version."""
         if self.is_over():
             raise GameOver("the game is over")
-        if seat < 0 or seat not in self.game.pending(self.state):
+        if not isinstance(seat, int) or seat < 0 or seat not in self.game.pending(self.state):
             raise NotYourTurn(f"seat {seat} has nothing to decide right now")
         typed = decode_action(self.game, action)
         self.game.validate(self.state, seat, typed)
@@ -120,7 +118,7 @@ class Match(Generic[S, A]):
         return events + self.resolve_chance(time)
 
     def tick(self, now: int) -> list[Event]:
-        """Let the driver's clock reach ``now``; recorded only when it changes something."""
+        """Let the driver's clock reach ``now``; recorded only once a deadline has passed."""
         due = self.deadline()
         if due is None or now < due:
             return []
@@ -137,6 +135,8 @@ class Match(Generic[S, A]):
 
     def submit_chance(self, action: object, time: int = 0) -> list[Event]:
         """Force a chance outcome (scenarios and tests script their dice)."""
+        if self.is_over():
+            raise GameOver("the game is over")
         if CHANCE not in self.game.pending(self.state):
             raise NotYourTurn("no chance event is pending")
         typed = decode_action(self.game, action)

@@ -1,0 +1,1 @@
+"""The conformance suite every registered game (and every fixture game) must pass."""
