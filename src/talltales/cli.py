@@ -282,5 +282,35 @@ def scenario(
         fail(f"{failed} of {len(files)} scenarios failed")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str, typer.Option(help="SQLite file for rooms and game logs.")
+    ] = "talltales.sqlite3",
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.8,
+    grace: Annotated[
+        float, typer.Option(help="Seconds a dropped player keeps the seat before a bot plays.")
+    ] = 30.0,
+    origin: Annotated[
+        list[str] | None, typer.Option(help="Another allowed browser Origin; repeat.")
+    ] = None,
+) -> None:
+    """Run the game server (rooms, WebSockets) on embedded defaults: SQLite, in-process."""
+    from talltales.server.run import serve as run_server
+    from talltales.server.settings import Settings
+
+    settings = Settings(
+        host=host,
+        port=port,
+        database=database,
+        bot_delay=bot_delay,
+        grace_seconds=grace,
+        allowed_origins=list(origin or []),
+    )
+    run_server(settings)
+
+
 if __name__ == "__main__":
     app()

@@ -78,6 +78,32 @@ class Match(Generic[S, A]):
         self.version = 0
         self.resolve_chance()
 
+    @classmethod
+    def restore(cls, game: Game[S, A], record: Record, content: Any = None) -> Match[S, A]:
+        """Rebuild a match from its record, checking every entry again (a server restart)."""
+        match = cls(
+            game,
+            record.players,
+            record.options,
+            record.seed,
+            content,
+            overrides=record.overrides,
+            auto_chance=False,
+        )
+        for number, entry in enumerate(record.entries, start=1):
+            try:
+                if entry.seat == CLOCK:
+                    match.game.tick(match.state, msgspec.convert(entry.action, Tick).now)
+                    match._log(CLOCK, entry.action, entry.time)
+                else:
+                    action = decode_action(game, entry.action)
+                    game.validate(match.state, entry.seat, action)
+                    match._apply(entry.seat, action, entry.time)
+            except (TallTalesError, msgspec.ValidationError) as exc:
+                raise RecordError(f"entry {number} of the record does not replay: {exc}") from exc
+        match.auto_chance = True
+        return match
+
     # --- reading -------------------------------------------------------------------------
     def pending(self) -> frozenset[Seat]:
         """Seats (players only) with a decision pending."""

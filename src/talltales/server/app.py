@@ -1,0 +1,266 @@
+"""The ASGI application: a small HTTP API for rooms and one WebSocket per client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from talltales.core.errors import ActionRefused, OptionsError, TallTalesError
+from talltales.core.registry import games
+from talltales.server.connection import Connection, TokenBucket
+from talltales.server.guard import Guard, origin_allowed
+from talltales.server.hub import BadToken, Hub, RoomNotFound
+from talltales.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    ErrorOut,
+    Hello,
+    Name,
+    ProtocolError,
+    decode_client,
+)
+from talltales.server.rooms import Status
+from talltales.server.settings import Settings
+from talltales.server.storage import SqliteStorage, Storage
+
+
+class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
+    """POST /api/rooms."""
+
+    game: str
+    name: Name
+    options: dict[str, Any] = {}
+    family_filter: bool = True
+
+
+class JoinRoom(msgspec.Struct, forbid_unknown_fields=True):
+    """POST /api/rooms/{code}/seats."""
+
+    name: Name
+
+
+class SeatGranted(msgspec.Struct):
+    """Answer to creating or joining: keep the token to come back to the seat."""
+
+    room: str
+    seat: int
+    token: str
+
+
+def json(value: Any, status: int = 200) -> Response:
+    """A JSON response encoded by msgspec."""
+    return Response(msgspec.json.encode(value), status, media_type="application/json")
+
+
+def error(code: str, reason: str, status: int) -> Response:
+    """A typed error response."""
+    return json(ErrorOut(code, reason), status)
+
+
+class WsConnection(Connection):
+    """A Starlette WebSocket behind the hub's Connection."""
+
+    def __init__(self, websocket: WebSocket, address: str, queue_limit: int) -> None:
+        super().__init__(address, queue_limit)
+        self.websocket = websocket
+
+    async def transmit(self, data: bytes) -> None:
+        """Send as a text frame (browsers read JSON text)."""
+        await self.websocket.send_text(data.decode())
+
+    async def close(self, code: int) -> None:
+        """Close once."""
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code)
+
+
+def create_app(settings: Settings | None = None, storage: Storage | None = None) -> Starlette:
+    """Build the application; storage defaults to the SQLite file named in the settings."""
+    settings = settings or Settings()
+    guard = Guard(settings.max_connections_per_address, settings.join_failures_per_minute)
+    holder: dict[str, Hub] = {}
+
+    def hub() -> Hub:
+        return holder["hub"]
+
+    def address(scope_client: Any) -> str:
+        return scope_client.host if scope_client else "unknown"
+
+    async def read_body(request: Request, kind: type[Any]) -> Any:
+        if int(request.headers.get("content-length") or 0) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too-large", "request bodies are limited to 64 KiB")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_MESSAGE_BYTES:
+                raise ProtocolError("too-large", "request bodies are limited to 64 KiB")
+        try:
+            return msgspec.json.decode(body, type=kind)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise ProtocolError("malformed", f"request not understood: {exc}") from exc
+
+    async def list_games(request: Request) -> Response:
+        return json(
+            [
+                {
+                    "id": g.id,
+                    "title": g.title,
+                    "min_players": g.min_players,
+                    "max_players": g.max_players,
+                    "summary": g.summary,
+                    "options": msgspec.to_builtins(g.options()),
+                }
+                for g in games()
+            ]
+        )
+
+    async def create_room(request: Request) -> Response:
+        try:
+            body = await read_body(request, CreateRoom)
+            room, seat, token = await hub().create_room(
+                body.game, body.name, body.options, body.family_filter
+            )
+        except ProtocolError as exc:
+            return error(exc.code, exc.reason, 413 if exc.code == "too-large" else 400)
+        except (OptionsError, ActionRefused) as exc:
+            return error(exc.code, exc.reason, 400)
+        return json(SeatGranted(room.code, seat, token), 201)
+
+    async def join_room(request: Request) -> Response:
+        who = address(request.client)
+        if guard.blocked(who):
+            return error("rate-limited", "too many wrong room codes; wait a minute", 429)
+        try:
+            body = await read_body(request, JoinRoom)
+            room, seat, token = await hub().join(request.path_params["code"], body.name)
+        except ProtocolError as exc:
+            return error(exc.code, exc.reason, 413 if exc.code == "too-large" else 400)
+        except RoomNotFound as exc:
+            guard.failed(who)
+            return error(exc.code, exc.reason, 404)
+        except TallTalesError as exc:
+            return error(getattr(exc, "code", "refused"), exc.reason, 409)
+        return json(SeatGranted(room.code, seat, token), 201)
+
+    async def show_room(request: Request) -> Response:
+        who = address(request.client)
+        if guard.blocked(who):
+            return error("rate-limited", "too many wrong room codes; wait a minute", 429)
+        try:
+            room = await hub().room(request.path_params["code"])
+        except RoomNotFound as exc:
+            guard.failed(who)
+            return error(exc.code, exc.reason, 404)
+        return json({"room": room.info(), "state": room.state_for(None, [], hub().clock())})
+
+    async def show_record(request: Request) -> Response:
+        try:
+            room = await hub().room(request.path_params["code"])
+        except RoomNotFound as exc:
+            guard.failed(address(request.client))
+            return error(exc.code, exc.reason, 404)
+        if room.status is not Status.FINISHED or room.match is None:
+            return error("not-finished", "the record is published once the game is over", 409)
+        return json(room.match.record)
+
+    async def websocket_endpoint(websocket: WebSocket) -> None:
+        who = address(websocket.client)
+        if not origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins
+        ):
+            await websocket.close(1008)
+            return
+        if not guard.connect(who):
+            await websocket.close(1008)
+            return
+        conn = WsConnection(websocket, who, settings.outgoing_queue)
+        try:
+            await websocket.accept()
+            writer = asyncio.create_task(conn.writer())
+            try:
+                await serve_socket(websocket, conn)
+            finally:
+                await hub().disconnect(conn)
+                conn.finish()
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(writer, 1.0)
+        finally:
+            guard.disconnect(who)
+
+    async def serve_socket(websocket: WebSocket, conn: WsConnection) -> None:
+        bucket = TokenBucket(settings.message_rate, settings.message_burst)
+        while not conn.closed:
+            timeout = settings.hello_timeout if conn.room is None else None
+            try:
+                frame = await asyncio.wait_for(websocket.receive(), timeout)
+            except TimeoutError:
+                conn.send(ErrorOut("hello-timeout", "say hello first"))
+                await conn.close(1008)
+                return
+            if frame["type"] == "websocket.disconnect":
+                return
+            if not bucket.take():
+                await conn.close(1008)
+                return
+            data = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
+            if not await handle_frame(conn, data or b""):
+                return
+
+    async def handle_frame(conn: WsConnection, data: str | bytes) -> bool:
+        try:
+            message = decode_client(data)
+        except ProtocolError as exc:
+            conn.send(ErrorOut(exc.code, exc.reason))
+            return True
+        if conn.room is not None:
+            await hub().handle(conn, message)
+            return True
+        if not isinstance(message, Hello):
+            conn.send(ErrorOut("hello-first", "the first message must be hello"))
+            return True
+        if guard.blocked(conn.address):
+            conn.send(ErrorOut("rate-limited", "too many wrong room codes; wait a minute"))
+            await conn.close(1008)
+            return False
+        try:
+            await hub().hello(conn, message)
+        except RoomNotFound as exc:
+            guard.failed(conn.address)
+            conn.send(ErrorOut(exc.code, exc.reason))
+        except BadToken as exc:
+            conn.send(ErrorOut(exc.code, exc.reason))
+            conn.finish()
+            return False
+        return True
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        holder["hub"] = Hub(storage or SqliteStorage(settings.database), settings)
+        await hub().start()
+        app.state.hub = hub()
+        try:
+            yield
+        finally:
+            await hub().stop(restarting=True)
+
+    routes = [
+        Route("/api/games", list_games),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{code}", show_room),
+        Route("/api/rooms/{code}/seats", join_room, methods=["POST"]),
+        Route("/api/rooms/{code}/record", show_record),
+        WebSocketRoute("/ws", websocket_endpoint),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+__all__ = ["WebSocketDisconnect", "create_app"]

@@ -1,0 +1,43 @@
+"""The family-friendly filter for everything players type (names, bluffs, answers)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from better_profanity import Profanity
+
+from talltales.core.errors import IllegalAction
+
+
+class Filtered(IllegalAction):
+    """Typed text the room's family-friendly filter refuses."""
+
+    code = "filtered"
+
+
+@cache
+def _profanity() -> Profanity:
+    checker = Profanity()
+    checker.load_censor_words()
+    return checker
+
+
+def check_text(text: str, enabled: bool) -> None:
+    """Refuse text with words the filter lists, when the room has the filter on."""
+    if enabled and _profanity().contains_profanity(text):
+        raise Filtered("this room is family-friendly: please choose other words")
+
+
+def check_texts(value: Any, enabled: bool) -> None:
+    """Check every string inside an action's JSON."""
+    if not enabled:
+        return
+    if isinstance(value, str):
+        check_text(value, enabled)
+    elif isinstance(value, dict):
+        for item in value.values():
+            check_texts(item, enabled)
+    elif isinstance(value, list):
+        for item in value:
+            check_texts(item, enabled)

@@ -1,0 +1,193 @@
+"""The wire protocol: typed JSON messages in both directions (see docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+MAX_MESSAGE_BYTES = 64 * 1024
+ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
+Code = Annotated[str, msgspec.Meta(min_length=4, max_length=4)]
+Token = Annotated[str, msgspec.Meta(min_length=16, max_length=128)]
+BotName = Annotated[str, msgspec.Meta(max_length=40)]
+
+
+class _In(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """Base of client messages: unknown fields are refused."""
+
+
+# --- client to server ----------------------------------------------------------------------
+class Hello(_In, frozen=True, tag="hello"):
+    """First message on a socket: which room, and the seat token (none for spectators)."""
+
+    room: Code
+    token: Token | None = None
+    last_version: int = -1
+
+
+class Act(_In, frozen=True, tag="act"):
+    """A game action for the sender's seat; ``client_id`` makes resending safe."""
+
+    client_id: ClientId
+    action: dict[str, Any]
+
+
+class Start(_In, frozen=True, tag="start"):
+    """Host: start the game with the seats as they are."""
+
+
+class AddBot(_In, frozen=True, tag="add-bot"):
+    """Host: seat a bot ('random', 'greedy', 'search')."""
+
+    bot: BotName = "search"
+
+
+class RemoveSeat(_In, frozen=True, tag="remove-seat"):
+    """Host: remove a bot, or kick a player, from the lobby."""
+
+    seat: int
+
+
+class SetOptions(_In, frozen=True, tag="set-options"):
+    """Host: change the game's options and house rules, and the room's settings."""
+
+    options: dict[str, Any] = {}
+    family_filter: bool | None = None
+
+
+class Rematch(_In, frozen=True, tag="rematch"):
+    """Host: after the end, a new game with the same seats."""
+
+
+class Leave(_In, frozen=True, tag="leave"):
+    """Give up the seat for good (a bot takes over a game in progress)."""
+
+
+class Ping(_In, frozen=True, tag="ping"):
+    """Keep-alive; answered with pong."""
+
+
+ClientMessage = Hello | Act | Start | AddBot | RemoveSeat | SetOptions | Rematch | Leave | Ping
+
+
+# --- server to client ----------------------------------------------------------------------
+class _Out(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=True):
+    """Base of server messages."""
+
+
+class SeatInfo(msgspec.Struct, frozen=True):
+    """One seat as everyone sees it."""
+
+    seat: int
+    name: str
+    kind: Literal["human", "bot"]
+    connected: bool
+    stand_in: bool = False  # a bot is playing for a disconnected player
+    host: bool = False
+
+
+class Welcome(_Out, frozen=True, tag="welcome"):
+    """Answer to hello: who you are here."""
+
+    room: str
+    seat: int | None
+    version: int
+    server_time: int
+
+
+class RoomInfo(_Out, frozen=True, tag="room"):
+    """The room as everyone sees it: game, options, seats, status."""
+
+    room: str
+    version: int
+    game: str
+    title: str
+    status: str
+    options: dict[str, Any]
+    family_filter: bool
+    seats: list[SeatInfo]
+    min_players: int
+    max_players: int
+
+
+class EventOut(msgspec.Struct, frozen=True):
+    """A game event as sent (audience already applied)."""
+
+    kind: str
+    text: str
+    data: dict[str, Any] = {}
+
+
+class StateOut(_Out, frozen=True, tag="state"):
+    """The game as this connection may see it, after version ``version``."""
+
+    room: str
+    version: int
+    view: Any
+    events: list[EventOut]
+    pending: list[int]
+    legal: list[dict[str, Any]]
+    deadline: int | None = None
+    outcome: dict[str, Any] | None = None
+    server_time: int = 0
+
+
+class Ack(_Out, frozen=True, tag="ack"):
+    """An action was applied (or had been already: ``duplicate``)."""
+
+    client_id: str
+    version: int
+    duplicate: bool = False
+
+
+class ErrorOut(_Out, frozen=True, tag="error"):
+    """A refusal: nothing changed. ``code`` is stable, ``reason`` is for people."""
+
+    code: str
+    reason: str
+    client_id: str | None = None
+
+
+class Pong(_Out, frozen=True, tag="pong"):
+    """Answer to ping."""
+
+    server_time: int
+
+
+class Restarting(_Out, frozen=True, tag="restarting"):
+    """The server is restarting: reconnect shortly and carry on."""
+
+
+ServerMessage = Welcome | RoomInfo | StateOut | Ack | ErrorOut | Pong | Restarting
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+class ProtocolError(Exception):
+    """A message that cannot be read; ``code`` says why."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """Read one client message or raise ProtocolError (too large, bad JSON, bad shape)."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return _decoder.decode(raw)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError("malformed", f"message not understood: {exc}") from exc
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        raise ProtocolError("bad-json", f"not valid JSON text: {exc}") from exc
+
+
+def encode(message: ServerMessage) -> bytes:
+    """Serialise a server message."""
+    return _encoder.encode(message)

@@ -1,0 +1,359 @@
+"""A room: its lobby (seats, host, options) and its game, with no sockets and no clock.
+
+The room hub (hub.py) owns the sockets, timers and storage; everything here is synchronous
+and changes nothing when it refuses.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import secrets
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from talltales.bots import make_bot
+from talltales.core.errors import ActionRefused, GameOver, IllegalAction, OptionsError
+from talltales.core.game import Event, Game, Seat
+from talltales.core.match import Match
+from talltales.core.record import Entry, Record
+from talltales.core.registry import get_game
+from talltales.server.filter import check_text, check_texts
+from talltales.server.protocol import EventOut, RoomInfo, SeatInfo, StateOut
+from talltales.server.storage import EntryRow, RoomRow, SeatRow
+
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"  # no I, L or O: they read as 1 and 0
+RECENT_EVENTS = 256  # versions of events kept for clients that reconnect
+
+
+class Status(enum.StrEnum):
+    """Where a room stands."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class HostOnly(ActionRefused):
+    """Only the host may do that."""
+
+    code = "host-only"
+
+
+def new_code() -> str:
+    """Four letters from an unambiguous alphabet, from the system's secure generator."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
+
+
+def new_token() -> tuple[str, str]:
+    """A seat token (192 random bits) and the hash that is stored instead of it."""
+    token = secrets.token_urlsafe(24)
+    return token, token_hash(token)
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatState:
+    """A seat: a person (by token hash) or a bot, and whether it is connected."""
+
+    name: str
+    token_hash: str | None = None
+    bot: str | None = None
+    connections: int = 0
+    stand_in: bool = False  # a bot is playing for the absent person
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot holds this seat for good."""
+        return self.bot is not None
+
+
+class Room:
+    """One room's lobby and game; every change bumps ``version``."""
+
+    def __init__(self, code: str, game: Game[Any, Any], options: dict[str, Any], now: int) -> None:
+        game.options(options)  # refuse bad options up front
+        self.code = code
+        self.game = game
+        self.options = options
+        self.family_filter = True
+        self.seats: list[SeatState] = []
+        self.host: Seat | None = None
+        self.status = Status.LOBBY
+        self.match: Match[Any, Any] | None = None
+        self.seed = 0
+        self.game_number = 0
+        self.version = 0
+        self.created = now
+        self.updated = now
+        self.applied: dict[tuple[Seat, str], int] = {}  # (seat, client id) -> version
+        self.recent: deque[tuple[int, list[Event]]] = deque(maxlen=RECENT_EVENTS)
+
+    # --- lobby -----------------------------------------------------------------------------
+    def _lobby_only(self, what: str) -> None:
+        if self.status is not Status.LOBBY:
+            raise IllegalAction(f"{what} only in the lobby, before the game starts")
+
+    def _host_only(self, seat: Seat | None, what: str) -> None:
+        if seat is None or seat != self.host:
+            raise HostOnly(f"only the host may {what}")
+
+    def _changed(self, now: int) -> int:
+        self.version += 1
+        self.updated = now
+        return self.version
+
+    def join(self, name: str, now: int) -> tuple[Seat, str]:
+        """Take the next free seat by name; returns the seat and its secret token."""
+        self._lobby_only("people join")
+        name = name.strip()
+        if not name or len(name) > 24:
+            raise IllegalAction("a name is 1 to 24 characters")
+        check_text(name, self.family_filter)
+        if len(self.seats) >= self.game.max_players:
+            raise IllegalAction(f"{self.game.title} seats at most {self.game.max_players}")
+        if any(s.name.casefold() == name.casefold() for s in self.seats):
+            raise IllegalAction(f"someone here is already called {name!r}")
+        token, hashed = new_token()
+        self.seats.append(SeatState(name, token_hash=hashed))
+        seat = len(self.seats) - 1
+        if self.host is None:
+            self.host = seat
+        self._changed(now)
+        return seat, token
+
+    def add_bot(self, by: Seat | None, spec: str, now: int) -> Seat:
+        """Host: seat a bot."""
+        self._host_only(by, "add bots")
+        self._lobby_only("bots are added")
+        make_bot(spec)  # refuse unknown bots now, not at the first move
+        if len(self.seats) >= self.game.max_players:
+            raise IllegalAction(f"{self.game.title} seats at most {self.game.max_players}")
+        taken = {s.name for s in self.seats}
+        number = next(n for n in range(1, 99) if f"Bot {n}" not in taken)
+        self.seats.append(SeatState(f"Bot {number}", bot=spec))
+        self._changed(now)
+        return len(self.seats) - 1
+
+    def remove_seat(self, by: Seat | None, seat: Seat, now: int) -> None:
+        """Host: remove a bot or kick a player from the lobby (seats after it move up)."""
+        self._host_only(by, "remove seats")
+        self._lobby_only("seats are removed")
+        if not 0 <= seat < len(self.seats) or seat == self.host:
+            raise IllegalAction("there is no such seat to remove")
+        del self.seats[seat]
+        assert self.host is not None
+        if self.host > seat:
+            self.host -= 1
+        self._changed(now)
+
+    def set_options(
+        self, by: Seat | None, options: dict[str, Any], family: bool | None, now: int
+    ) -> None:
+        """Host: change options and house rules (checked against the game) in the lobby."""
+        self._host_only(by, "change the options")
+        self._lobby_only("options change")
+        merged = {**self.options, **options}
+        try:
+            self.game.options(merged)
+        except OptionsError as exc:
+            raise IllegalAction(exc.reason) from exc
+        self.options = merged
+        if family is not None:
+            self.family_filter = family
+        self._changed(now)
+
+    def start(self, by: Seat | None, now: int) -> None:
+        """Host: deal the game to the seats as they are."""
+        self._host_only(by, "start the game")
+        self._lobby_only("the game starts")
+        if len(self.seats) < self.game.min_players:
+            raise IllegalAction(f"{self.game.title} needs at least {self.game.min_players} players")
+        self._deal(now)
+
+    def rematch(self, by: Seat | None, now: int) -> None:
+        """Host: a new game with the same seats once this one is over."""
+        self._host_only(by, "offer a rematch")
+        if self.status is not Status.FINISHED:
+            raise IllegalAction("a rematch is offered once the game is over")
+        self.game_number += 1
+        self._deal(now)
+
+    def _deal(self, now: int) -> None:
+        self.seed = secrets.randbits(63)
+        self.match = Match(self.game, len(self.seats), self.options, self.seed)
+        self.status = Status.PLAYING
+        self.applied.clear()
+        self.recent.clear()
+        self._changed(now)
+
+    # --- the game --------------------------------------------------------------------------
+    def act(
+        self, seat: Seat, client_id: str, action: dict[str, Any], now: int
+    ) -> tuple[list[Event], list[EntryRow]] | None:
+        """Apply a seat's action once; None when this client id was applied already."""
+        if (seat, client_id) in self.applied:
+            return None
+        match = self._playing()
+        check_texts(action, self.family_filter)
+        before = len(match.record.entries)
+        events = match.submit(seat, action, now)
+        return events, self._accepted(before, now, client_id, seat)
+
+    def tick(self, now: int) -> tuple[list[Event], list[EntryRow]]:
+        """Apply the server's clock; empty when no deadline has passed."""
+        if self.status is not Status.PLAYING or self.match is None:
+            return [], []
+        before = len(self.match.record.entries)
+        events = self.match.tick(now)
+        if len(self.match.record.entries) == before:
+            return [], []
+        return events, self._accepted(before, now, None, None)
+
+    def _playing(self) -> Match[Any, Any]:
+        if self.status is Status.FINISHED:
+            raise GameOver("the game is over")
+        if self.status is not Status.PLAYING or self.match is None:
+            raise IllegalAction("the game has not started yet")
+        return self.match
+
+    def _accepted(
+        self, before: int, now: int, client_id: str | None, seat: Seat | None
+    ) -> list[EntryRow]:
+        assert self.match is not None
+        version = self._changed(now)
+        if client_id is not None and seat is not None:
+            self.applied[(seat, client_id)] = version
+        if self.match.is_over():
+            self.status = Status.FINISHED
+        entries = self.match.record.entries[before:]
+        return [
+            EntryRow(before + i, e.seat, e.action, e.time, version, client_id if i == 0 else None)
+            for i, e in enumerate(entries)
+        ]
+
+    def remember(self, events: list[Event]) -> None:
+        """Keep a version's events for clients that reconnect having missed them."""
+        self.recent.append((self.version, events))
+
+    def bot_seats(self) -> list[Seat]:
+        """Seats a bot must play now: bot seats and stand-ins with a decision pending."""
+        if self.status is not Status.PLAYING or self.match is None:
+            return []
+        return [
+            s
+            for s in sorted(self.match.pending())
+            if self.seats[s].is_bot or self.seats[s].stand_in
+        ]
+
+    # --- what clients receive ------------------------------------------------------------
+    def info(self) -> RoomInfo:
+        """The lobby as everyone sees it (names are shown as typed, escaped by clients)."""
+        return RoomInfo(
+            room=self.code,
+            version=self.version,
+            game=self.game.id,
+            title=self.game.title,
+            status=str(self.status),
+            options=dict(self.options),
+            family_filter=self.family_filter,
+            seats=[
+                SeatInfo(
+                    i,
+                    s.name,
+                    "bot" if s.is_bot else "human",
+                    s.is_bot or s.connections > 0,
+                    s.stand_in,
+                    i == self.host,
+                )
+                for i, s in enumerate(self.seats)
+            ],
+            min_players=self.game.min_players,
+            max_players=self.game.max_players,
+        )
+
+    def state_for(self, seat: Seat | None, events: list[Event], now: int) -> StateOut | None:
+        """The game as ``seat`` (None: the table and spectators) may see it, with its events."""
+        if self.match is None:
+            return None
+        match = self.match
+        outcome = match.outcome()
+        return StateOut(
+            room=self.code,
+            version=self.version,
+            view=msgspec.to_builtins(match.view(seat)),
+            events=[EventOut(e.kind, e.text, dict(e.data)) for e in events if e.visible_to(seat)],
+            pending=sorted(match.pending()),
+            legal=[msgspec.to_builtins(a) for a in match.legal_actions(seat)]
+            if seat is not None
+            else [],
+            deadline=match.deadline(),
+            outcome=msgspec.to_builtins(outcome) if outcome else None,
+            server_time=now,
+        )
+
+    def missed(self, since: int) -> list[Event] | None:
+        """Events after version ``since``, or None when they are no longer kept."""
+        kept = [(v, e) for v, e in self.recent if v > since]
+        if since >= self.version:
+            return []
+        if not self.recent or self.recent[0][0] > since + 1:
+            return None
+        return [event for _, events in kept for event in events]
+
+    def seat_for_token(self, token: str) -> Seat | None:
+        """The seat a token holds here, if any."""
+        hashed = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, hashed):
+                return i
+        return None
+
+    # --- storage -------------------------------------------------------------------------
+    def row(self) -> RoomRow:
+        """The room as stored."""
+        return RoomRow(
+            code=self.code,
+            game=self.game.id,
+            options=dict(self.options),
+            seats=[SeatRow(s.name, s.token_hash, s.bot) for s in self.seats],
+            host=self.host,
+            status=str(self.status),
+            version=self.version,
+            created=self.created,
+            updated=self.updated,
+            family_filter=self.family_filter,
+            seed=self.seed,
+            game_number=self.game_number,
+        )
+
+    @classmethod
+    def restore(cls, row: RoomRow, entries: list[EntryRow]) -> Room:
+        """Rebuild a room from its row and replay its game's log."""
+        room = cls(row.code, get_game(row.game), row.options, row.created)
+        room.seats = [SeatState(s.name, s.token_hash, s.bot) for s in row.seats]
+        room.host, room.family_filter = row.host, row.family_filter
+        room.seed, room.game_number = row.seed, row.game_number
+        room.status, room.updated = Status(row.status), row.updated
+        room.version = max([row.version] + [e.version for e in entries])
+        if room.status is not Status.LOBBY:
+            record = Record(
+                game=row.game,
+                players=len(row.seats),
+                seed=row.seed,
+                options=msgspec.to_builtins(room.game.options(row.options)),
+                entries=[Entry(e.seat, e.action, e.time) for e in entries],
+            )
+            room.match = Match.restore(room.game, record)
+            room.applied = {
+                (e.seat, e.client_id): e.version for e in entries if e.client_id is not None
+            }
+            room.status = Status.FINISHED if room.match.is_over() else Status.PLAYING
+        return room

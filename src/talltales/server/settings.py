@@ -1,0 +1,26 @@
+"""Server settings: embedded defaults, overridable from the command line or environment."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Settings(msgspec.Struct, kw_only=True):
+    """Everything a running server can be told."""
+
+    database: str = "talltales.sqlite3"  # an SQLite file; ":memory:" keeps nothing
+    host: str = "127.0.0.1"
+    port: int = 8000
+    allowed_origins: list[str] = []  # besides the server's own origin
+    grace_seconds: float = 30.0  # a dropped player keeps the seat this long before a bot plays
+    stand_in_bot: str = "greedy"
+    bot_delay: float = 0.8  # human-like pacing of bot moves; 0 in tests
+    idle_room_seconds: float = 3600.0  # rooms with nobody connected expire after this
+    sweep_seconds: float = 30.0
+    hello_timeout: float = 10.0  # a socket must say hello within this
+    max_connections_per_address: int = 64
+    join_failures_per_minute: int = 20  # unknown room codes tried by one address
+    message_rate: float = 20.0  # per connection, messages per second on average
+    message_burst: int = 60  # per connection, messages at once
+    outgoing_queue: int = 512  # messages waiting for a slow client before it is dropped
+    ping_interval: float = 20.0  # WebSocket pings; a missed pong closes the socket
