@@ -255,6 +255,7 @@ class Hub:
 
     async def _apply(self, room: Room, conn: Connection, message: ClientMessage) -> None:
         now, seat = self.clock(), conn.seat
+        first: list[EntryRow] = []
         match message:
             case Act(client_id=client_id, action=action):
                 if seat is None:
@@ -267,9 +268,9 @@ class Hub:
                 conn.send(Ack(client_id, room.version))
                 return
             case Start():
-                room.start(seat, now)
+                first = room.start(seat, now)
             case Rematch():
-                room.rematch(seat, now)
+                first = room.rematch(seat, now)
             case AddBot(bot=spec):
                 room.add_bot(seat, spec, now)
             case RemoveSeat(seat=target):
@@ -282,6 +283,8 @@ class Hub:
             case Hello():
                 raise ActionRefused("this socket has already said hello")
         await self.storage.save_room(room.row())
+        if first:
+            await self.storage.append(room.code, room.game_number, first)
         self._broadcast_info(room)
         self._broadcast_state(room, [])
         self._after_change(room)

@@ -128,7 +128,7 @@ class StateOut(_Out, frozen=True, tag="state"):
     view: Any
     events: list[EventOut]
     pending: list[int]
-    legal: list[dict[str, Any]]
+    legal: list[Any]  # the seat's legal actions, as the game's action objects
     deadline: int | None = None
     outcome: dict[str, Any] | None = None
     server_time: int = 0

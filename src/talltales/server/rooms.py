@@ -170,29 +170,34 @@ class Room:
             self.family_filter = family
         self._changed(now)
 
-    def start(self, by: Seat | None, now: int) -> None:
-        """Host: deal the game to the seats as they are."""
+    def start(self, by: Seat | None, now: int) -> list[EntryRow]:
+        """Host: deal the game to the seats as they are; returns the log's first entries."""
         self._host_only(by, "start the game")
         self._lobby_only("the game starts")
         if len(self.seats) < self.game.min_players:
             raise IllegalAction(f"{self.game.title} needs at least {self.game.min_players} players")
-        self._deal(now)
+        return self._deal(now)
 
-    def rematch(self, by: Seat | None, now: int) -> None:
-        """Host: a new game with the same seats once this one is over."""
+    def rematch(self, by: Seat | None, now: int) -> list[EntryRow]:
+        """Host: a new game with the same seats once this one is over; returns first entries."""
         self._host_only(by, "offer a rematch")
         if self.status is not Status.FINISHED:
             raise IllegalAction("a rematch is offered once the game is over")
         self.game_number += 1
-        self._deal(now)
+        return self._deal(now)
 
-    def _deal(self, now: int) -> None:
+    def _deal(self, now: int) -> list[EntryRow]:
         self.seed = secrets.randbits(63)
         self.match = Match(self.game, len(self.seats), self.options, self.seed)
         self.status = Status.PLAYING
         self.applied.clear()
         self.recent.clear()
-        self._changed(now)
+        version = self._changed(now)
+        # chance a game resolves while being set up (a first draw) is part of its log too
+        return [
+            EntryRow(i, e.seat, e.action, e.time, version)
+            for i, e in enumerate(self.match.record.entries)
+        ]
 
     # --- the game --------------------------------------------------------------------------
     def act(
@@ -288,12 +293,10 @@ class Room:
         return StateOut(
             room=self.code,
             version=self.version,
-            view=msgspec.to_builtins(match.view(seat)),
+            view=match.view(seat),  # a Struct: encoded once, straight to JSON
             events=[EventOut(e.kind, e.text, dict(e.data)) for e in events if e.visible_to(seat)],
             pending=sorted(match.pending()),
-            legal=[msgspec.to_builtins(a) for a in match.legal_actions(seat)]
-            if seat is not None
-            else [],
+            legal=list(match.legal_actions(seat)) if seat is not None else [],
             deadline=match.deadline(),
             outcome=msgspec.to_builtins(outcome) if outcome else None,
             server_time=now,
