@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
+import segno
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from talltales.core.errors import ActionRefused, OptionsError, TallTalesError
@@ -30,6 +34,8 @@ from talltales.server.protocol import (
 from talltales.server.rooms import Status
 from talltales.server.settings import Settings
 from talltales.server.storage import SqliteStorage, Storage
+
+WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
@@ -118,6 +124,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
                     "max_players": g.max_players,
                     "summary": g.summary,
                     "options": msgspec.to_builtins(g.options()),
+                    "options_schema": msgspec.json.schema(g.options_type),
                 }
                 for g in games()
             ]
@@ -171,6 +178,21 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         if room.status is not Status.FINISHED or room.match is None:
             return error("not-finished", "the record is published once the game is over", 409)
         return json(room.match.record)
+
+    async def join_qr(request: Request) -> Response:
+        code = request.path_params["code"].upper()
+        if len(code) != 4 or not code.isalpha():
+            return error("no-room", "a room code is four letters", 404)
+        link = f"{request.base_url}?join={code}"
+        buffer = io.BytesIO()
+        segno.make(link, error="m").save(buffer, kind="svg", scale=8, border=2, title=link)
+        return Response(buffer.getvalue(), media_type="image/svg+xml")
+
+    async def index(request: Request) -> Response:
+        page = WEB / "index.html"
+        if not page.exists():
+            return error("no-client", "the web client is not installed", 404)
+        return Response(page.read_bytes(), media_type="text/html; charset=utf-8")
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
         who = address(websocket.client)
@@ -258,7 +280,10 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         Route("/api/rooms/{code}", show_room),
         Route("/api/rooms/{code}/seats", join_room, methods=["POST"]),
         Route("/api/rooms/{code}/record", show_record),
+        Route("/api/rooms/{code}/qr.svg", join_qr),
         WebSocketRoute("/ws", websocket_endpoint),
+        Route("/", index),
+        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 
