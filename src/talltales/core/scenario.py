@@ -93,6 +93,39 @@ def compare(where: str, expected: dict[str, Any], facts: dict[str, Any]) -> list
     return failures
 
 
+def _where(number: int, step: Step) -> str:
+    """How failures name a step: 'step 3 (Red moves ...)'."""
+    return f"step {number}" + (f" ({step.note})" if step.note else "")
+
+
+def check_step(number: int, step: Step) -> None:
+    """Refuse a step that is not one clear thing to do or to check."""
+    where = _where(number, step)
+    actions = [
+        name
+        for name, given in (
+            ("seat+do", step.seat is not None or step.do is not None),
+            ("chance", step.chance is not None),
+            ("tick", step.tick is not None),
+        )
+        if given
+    ]
+    if step.do is not None and step.seat is None:
+        raise ScenarioError(f"{where}: `do` needs a `seat` to play it")
+    if step.seat is not None and step.do is None:
+        raise ScenarioError(f"{where}: `seat` needs a `do`, the action it plays")
+    if len(actions) > 1:
+        raise ScenarioError(f"{where}: a step does one thing, but this has {' and '.join(actions)}")
+    if not actions and (step.refused is not None or step.reason is not None):
+        raise ScenarioError(f"{where}: `refused` and `reason` need an action to refuse")
+    if step.reason is not None and step.refused is None:
+        raise ScenarioError(f"{where}: `reason` needs `refused`, the code it goes with")
+    if not actions and not step.expect:
+        raise ScenarioError(
+            f"{where}: nothing to do or expect (give seat+do, chance, tick or expect)"
+        )
+
+
 def _play(match: Match[Any, Any], step: Step) -> str | None:
     """Perform one step; return the refusal's code and reason, or None if accepted."""
     try:
@@ -106,17 +139,21 @@ def _play(match: Match[Any, Any], step: Step) -> str | None:
                 match.resolve_chance(step.time)
                 match.auto_chance = False
             match.submit(step.seat, step.do, step.time)
-        elif step.expect:
-            pass
-        else:
-            raise ScenarioError("a step needs seat+do, chance, tick, or just expect")
     except ActionRefused as exc:
         return f"{exc.code}: {exc.reason}"
     return None
 
 
 def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioReport:
-    """Play the script and check every expectation, collecting all failures."""
+    """Play the script and check every expectation, collecting all failures.
+
+    A scenario that cannot run at all (a step that is not one clear thing, or a position
+    that cannot be set up) raises ScenarioError naming the file."""
+    for number, step in enumerate(scenario.step, start=1):
+        try:
+            check_step(number, step)
+        except ScenarioError as exc:
+            raise ScenarioError(f"{path}: {exc.reason}") from exc
     try:
         game = get_game(scenario.game)
         match = Match(
@@ -129,9 +166,11 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioReport
         )
     except TallTalesError as exc:
         raise ScenarioError(f"{path}: cannot set up: {exc.reason}") from exc
+    except (ValueError, TypeError) as exc:  # a game's unchecked setup (ValidationError too)
+        raise ScenarioError(f"{path}: cannot set up: {exc}") from exc
     failures: list[str] = []
     for number, step in enumerate(scenario.step, start=1):
-        where = f"step {number}" + (f" ({step.note})" if step.note else "")
+        where = _where(number, step)
         refusal = _play(match, step)
         if step.refused is None and refusal is not None:
             failures.append(f"{where}: refused unexpectedly: {refusal}")
