@@ -25,6 +25,8 @@ from talltales.core.record import Entry, decode_record, encode_record
 from talltales.core.registry import games, get_game
 from talltales.core.scenario import run_scenario_file
 from talltales.terminal.play import Abandoned, TerminalGame, parse_players
+from talltales.terminal.remote import LeftTable
+from talltales.terminal.remote import join as join_remote
 from talltales.terminal.render import ranking_table, render_view, seat_text, summary_report
 
 app = typer.Typer(
@@ -128,6 +130,26 @@ def play(
         if record is not None:
             record.write_bytes(encode_record(match.record))
             console.print(f"Record written to {record}")
+
+
+@app.command()
+def join(
+    url: Annotated[str, typer.Argument(metavar="URL", help="The server, e.g. http://host:8000.")],
+    code: Annotated[str, typer.Argument(metavar="CODE", help="The room's four-letter code.")],
+    name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
+    token: Annotated[
+        str | None, typer.Option(help="Come back to your seat with the token you were given.")
+    ] = None,
+) -> None:
+    """Play a seat of a server's room from the terminal, at one table with phones and bots."""
+    console = stdout()
+    with user_errors():
+        try:
+            join_remote(console, url, code, name, token)
+        except LeftTable:
+            raise typer.Exit(0) from None
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
 
 
 @app.command("simulate")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 from rich.console import Group, RenderableType
@@ -19,6 +20,7 @@ Renderer = Callable[[msgspec.Struct, Sequence[str]], RenderableType | None]
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan", "bold yellow")
 
 _RENDERERS: dict[str, Renderer] = {}
+_VIEW_TYPES: dict[str, type[msgspec.Struct]] = {}
 
 
 def register_renderer(game_id: str) -> Callable[[Renderer], Renderer]:
@@ -31,17 +33,47 @@ def register_renderer(game_id: str) -> Callable[[Renderer], Renderer]:
     return add
 
 
-def render_view(game_id: str, view: msgspec.Struct, names: Sequence[str]) -> RenderableType:
-    """The game's own board if one is registered and accepts the view, else the generic one."""
+def register_view_type(game_id: str, view_type: type[msgspec.Struct]) -> None:
+    """Say which Struct the views of ``game_id`` are, so views read from JSON can be typed."""
+    _VIEW_TYPES[game_id] = view_type
+
+
+def typed_view(game_id: str, view: Any) -> msgspec.Struct | None:
+    """A view as its game's own type: Structs as they are, JSON objects converted (None: unknown).
+
+    Views that arrive over the wire (the server sends each seat its view as JSON) are plain
+    dicts; converting them lets the same boards draw a phone's, a bot's and a terminal's table.
+    """
+    if isinstance(view, msgspec.Struct):
+        return view
     _load_builtin()
+    view_type = _VIEW_TYPES.get(game_id)
+    if view_type is None or not isinstance(view, dict):
+        return None
+    try:
+        return msgspec.convert(view, view_type)
+    except msgspec.ValidationError:
+        return None
+
+
+def render_view(
+    game_id: str, view: msgspec.Struct | dict[str, Any], names: Sequence[str]
+) -> RenderableType:
+    """The game's own board if one is registered and accepts the view, else the generic one.
+
+    ``view`` is the game's view Struct, or the same view as JSON (a dict, as sent to clients).
+    """
+    _load_builtin()
+    typed = typed_view(game_id, view)
     renderer = _RENDERERS.get(game_id)
-    board = renderer(view, names) if renderer else None
+    board = renderer(typed, names) if renderer and typed is not None else None
     return board if board is not None else generic_view(view)
 
 
-def generic_view(view: msgspec.Struct) -> RenderableType:
+def generic_view(view: msgspec.Struct | dict[str, Any]) -> RenderableType:
     """Any view, printed as its fields."""
-    return Panel(Pretty(msgspec.to_builtins(view)), title=type(view).__name__, expand=False)
+    title = type(view).__name__ if isinstance(view, msgspec.Struct) else "View"
+    return Panel(Pretty(msgspec.to_builtins(view)), title=title, expand=False)
 
 
 def seat_letter(seat: int) -> str:
@@ -152,3 +184,7 @@ def _spread_cells(score: Spread) -> list[str]:
 
 def _load_builtin() -> None:
     import talltales.terminal.boards  # noqa: F401  (registers the shipped boards)
+    from talltales.games.would_you_believe_it.view import View as WybiView
+
+    # the view types of the shipped games (best moved next to their boards in boards.py)
+    _VIEW_TYPES.setdefault("would-you-believe-it", WybiView)

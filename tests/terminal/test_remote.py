@@ -1,0 +1,263 @@
+"""`talltales join`: a terminal seat at a server's table, next to a host's phone and a bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from server.harness import Client, LiveServer, create_room, running, settings_for
+from typer.testing import CliRunner
+
+from talltales.cli import app
+from talltales.terminal.remote import describe, endpoint
+
+GAME = "would-you-believe-it"
+ENOUGH = "1\n" * 400  # more choices than any three-player game needs
+
+runner = CliRunner()
+
+
+def spawn_join(server: LiveServer, code: str, tmp_path: Path, stdin: str) -> subprocess.Popen[str]:
+    """`talltales join` in its own process; standard input and output are files."""
+    (tmp_path / "in.txt").write_text(stdin)
+    args = [sys.executable, "-m", "talltales.cli", "join", server.http, code, "--name", "Bob"]
+    with (tmp_path / "in.txt").open() as stdin_file, (tmp_path / "out.txt").open("w") as out:
+        env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
+        return subprocess.Popen(
+            args, stdin=stdin_file, stdout=out, stderr=subprocess.STDOUT, text=True, env=env
+        )
+
+
+def finish(proc: subprocess.Popen[str], tmp_path: Path) -> tuple[int, str]:
+    """Wait for the process; its exit code and everything it printed."""
+    try:
+        code = proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return code, (tmp_path / "out.txt").read_text()
+
+
+async def seated(client: Client, count: int) -> None:
+    """Wait until ``count`` seats are taken and connected."""
+    while True:
+        info = await client.until("room", timeout=30)
+        seats = info["seats"]
+        if len(seats) >= count and all(s["connected"] for s in seats):
+            return
+
+
+async def play_seat(client: Client, seat: int) -> dict[str, Any]:
+    """Answer every decision with the first legal action until the game ends."""
+    count = 0
+    while True:
+        message = await client.until("state", timeout=30)
+        if message.get("outcome"):
+            return message
+        if seat in message["pending"] and message["legal"]:
+            count += 1
+            act = {"type": "act", "client_id": f"h{count}", "action": message["legal"][0]}
+            await client.send(act)
+
+
+async def host_game(server: LiveServer, host: dict[str, Any], wait: bool = True) -> dict[str, Any]:
+    """The host (seat 0) waits for the terminal player, adds a bot, starts and plays."""
+    async with Client(server.ws) as client:
+        await client.hello(host["room"], host["token"])
+        if wait:
+            await seated(client, 2)
+        await client.send({"type": "add-bot", "bot": "greedy"})
+        await client.send({"type": "start"})
+        return await play_seat(client, 0)
+
+
+def test_a_terminal_plays_a_whole_game_with_a_phone_and_a_bot(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        proc = spawn_join(server, host["room"], tmp_path, ENOUGH)
+        final = asyncio.run(host_game(server, host))
+        code, output = finish(proc, tmp_path)
+    assert code == 0, output
+    assert "Your seat token: " in output
+    assert "--token" in output
+    assert "Waiting for the host" in output
+    assert "Your move, B (Bob)" in output
+    assert "1. roll the die" in output
+    assert "move figure 1: Start → " in output
+    assert "Final ranking" in output
+    assert "C (Bot 1)" in output
+    assert sorted(s for group in final["outcome"]["ranking"] for s in group) == [0, 1, 2]
+    assert "Traceback" not in output
+
+
+def test_a_server_restart_in_the_lobby_is_survived(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path)
+    first = LiveServer(settings)
+    first.start()
+    try:
+        host = create_room(first, GAME, "Ann")
+        proc = spawn_join(first, host["room"], tmp_path, ENOUGH)
+
+        async def wait_for_bob() -> None:
+            async with Client(first.ws) as client:
+                await client.hello(host["room"], host["token"])
+                await seated(client, 2)
+
+        asyncio.run(wait_for_bob())
+    finally:
+        first.stop()
+    with running(settings) as second:
+        asyncio.run(host_game(second, host, wait=False))
+        code, output = finish(proc, tmp_path)
+    assert code == 0, output
+    assert "reconnecting…" in output
+    assert "Final ranking" in output
+
+
+def test_a_server_restart_mid_game_is_survived(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, bot_delay=0.02)
+    first = LiveServer(settings)
+    first.start()
+    try:
+        host = create_room(first, GAME, "Ann")
+        proc = spawn_join(first, host["room"], tmp_path, ENOUGH)
+
+        async def play_a_while() -> None:
+            async with Client(first.ws) as client:
+                await client.hello(host["room"], host["token"])
+                await seated(client, 2)
+                await client.send({"type": "add-bot", "bot": "greedy"})
+                await client.send({"type": "start"})
+                count = 0
+                while True:
+                    message = await client.until("state", timeout=30)
+                    if message["version"] > 20:
+                        return
+                    if 0 in message["pending"] and message["legal"]:
+                        count += 1
+                        act = {"type": "act", "client_id": f"a{count}"}
+                        await client.send({**act, "action": message["legal"][0]})
+
+        asyncio.run(play_a_while())
+    finally:
+        first.stop()
+    with running(settings) as second:
+
+        async def play_on() -> dict[str, Any]:
+            async with Client(second.ws) as client:
+                await client.hello(host["room"], host["token"])
+                return await play_seat(client, 0)
+
+        asyncio.run(play_on())
+        code, output = finish(proc, tmp_path)
+    assert code == 0, output
+    assert "reconnecting…" in output
+    assert "Reconnected." in output
+    assert "Final ranking" in output
+
+
+def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        proc = spawn_join(server, host["room"], tmp_path, ENOUGH)
+
+        async def wait_for_bob() -> None:
+            async with Client(server.ws) as client:
+                await client.hello(host["room"], host["token"])
+                await seated(client, 2)
+
+        asyncio.run(wait_for_bob())
+        proc.send_signal(signal.SIGINT)
+        code, output = finish(proc, tmp_path)
+    assert code == 130, output
+    assert "You left the table; come back with --token" in output
+    assert "Traceback" not in output
+
+
+def test_bad_input_asks_again_and_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        proc = spawn_join(server, host["room"], tmp_path, "x\n99\n\n")
+
+        async def start_and_go() -> None:  # a bot stands in for the host once it has gone
+            async with Client(server.ws) as client:
+                await client.hello(host["room"], host["token"])
+                await seated(client, 2)
+                await client.send({"type": "add-bot", "bot": "greedy"})
+                await client.send({"type": "start"})
+                await client.until("state")
+
+        asyncio.run(start_and_go())
+        code, output = finish(proc, tmp_path)
+    assert code == 0, output
+    assert "'x' is not a number" in output
+    assert "99 is not one of the choices" in output
+    assert "You left the table; come back with --token" in output
+    assert "Traceback" not in output
+
+
+def test_a_wrong_code_is_a_clear_error(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        result = runner.invoke(app, ["join", server.http, "ZZZZ", "--name", "Bob"])
+    assert result.exit_code == 1
+    assert "error: there is no room ZZZZ" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_wrong_token_is_a_clear_error(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        args = ["join", server.http, host["room"], "--token", "x" * 32]
+        result = runner.invoke(app, args)
+    assert result.exit_code == 1
+    assert "does not belong to this room" in result.stderr
+
+
+def test_an_unreachable_server_is_a_clear_error(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path)
+    result = runner.invoke(
+        app, ["join", f"http://127.0.0.1:{settings.port}", "ABCD", "--name", "Bo"]
+    )
+    assert result.exit_code == 1
+    assert "cannot reach http://127.0.0.1:" in result.stderr
+
+
+def test_a_name_or_a_token_is_needed() -> None:
+    result = runner.invoke(app, ["join", "http://127.0.0.1:1", "ABCD"])
+    assert result.exit_code == 1
+    assert "--name" in result.stderr
+
+
+def test_addresses_give_http_and_websocket_urls() -> None:
+    assert endpoint("http://h:8000/").ws == "ws://h:8000/ws"
+    assert endpoint("https://example.org/games").ws == "wss://example.org/games/ws"
+    assert endpoint("h:8000").http == "http://h:8000"
+    assert endpoint("wss://h").http == "https://h"
+
+
+def test_actions_are_described_from_the_view() -> None:
+    view = {
+        "start": 0,
+        "finish": 33,
+        "route": [{"position": 1, "card": "+3", "present": True}],
+        "choices": [
+            {
+                "action": {"type": "move-figure", "figure": 0},
+                "piece": "figure",
+                "index": 0,
+                "start": 1,
+                "end": 33,
+                "lands_on": "Finish",
+                "collects": "+3",
+            }
+        ],
+    }
+    assert describe({"type": "roll"}, view) == "roll the die"
+    moved = describe({"type": "move-figure", "figure": 0}, view)
+    assert moved == "move figure 1: +3 (#1) → Finish (collects +3)"
+    assert describe({"type": "move-guard", "guard": 2}, view) == "move guard: guard 2"
