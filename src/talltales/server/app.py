@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         return json({"room": room.info(), "state": room.state_for(None, [], hub().clock())})
 
     async def show_record(request: Request) -> Response:
+        if guard.blocked(address(request.client)):
+            return error("rate-limited", "too many wrong room codes; wait a minute", 429)
         try:
             room = await hub().room(request.path_params["code"])
         except RoomNotFound as exc:
@@ -220,13 +223,14 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
 
     async def serve_socket(websocket: WebSocket, conn: WsConnection) -> None:
         bucket = TokenBucket(settings.message_rate, settings.message_burst)
+        hello_by = time.monotonic() + settings.hello_timeout  # from connecting, not per frame
         while not conn.closed:
-            timeout = settings.hello_timeout if conn.room is None else None
+            timeout = max(0.0, hello_by - time.monotonic()) if conn.room is None else None
             try:
                 frame = await asyncio.wait_for(websocket.receive(), timeout)
             except TimeoutError:
                 conn.send(ErrorOut("hello-timeout", "say hello first"))
-                await conn.close(1008)
+                conn.finish()  # the writer sends the error, then closes
                 return
             if frame["type"] == "websocket.disconnect":
                 return
@@ -251,7 +255,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
             return True
         if guard.blocked(conn.address):
             conn.send(ErrorOut("rate-limited", "too many wrong room codes; wait a minute"))
-            await conn.close(1008)
+            conn.finish()  # the writer sends the error, then closes
             return False
         try:
             await hub().hello(conn, message)

@@ -37,6 +37,8 @@ class Connection(ABC):
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.queue_limit = queue_limit
         self.closed = False
+        self.close_code = 1008  # what the writer closes with once the queue is finished
+        self.flushed = asyncio.Event()  # the writer has stopped: nothing more will be sent
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; a client that lets too many pile up is dropped."""
@@ -48,23 +50,27 @@ class Connection(ABC):
             return
         self.queue.put_nowait(encode(message))
 
-    def finish(self) -> None:
-        """Close once everything queued so far has been sent."""
+    def finish(self, code: int = 1008) -> None:
+        """Close with ``code`` once everything queued so far has been sent."""
         if not self.closed:
+            self.close_code = code
             self.queue.put_nowait(None)
 
     async def writer(self) -> None:
         """Send queued messages until the connection closes."""
-        while True:
-            data = await self.queue.get()
-            if data is None:
-                await self.close(1008)
-                return
-            try:
-                await self.transmit(data)
-            except Exception:  # the peer went away; the reader side notices and cleans up
-                self.closed = True
-                return
+        try:
+            while True:
+                data = await self.queue.get()
+                if data is None:
+                    await self.close(self.close_code)
+                    return
+                try:
+                    await self.transmit(data)
+                except Exception:  # the peer went away; the reader side notices and cleans up
+                    self.closed = True
+                    return
+        finally:
+            self.flushed.set()
 
     @abstractmethod
     async def transmit(self, data: bytes) -> None:

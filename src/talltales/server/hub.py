@@ -105,12 +105,26 @@ class Hub:
             handle.cancel()
         for task in list(self.tasks):
             task.cancel()
-        for conns in self.clients.values():
-            for conn in list(conns):
-                if restarting:
-                    conn.send(Restarting())
-                await conn.close(1012)
+        await self.close_clients(restarting)
         await self.storage.close()
+
+    async def close_clients(self, restarting: bool = True) -> None:
+        """Close every socket with 1012, after it has sent what is queued (and restarting).
+
+        The server calls this before its sockets are torn down, so the message gets out.
+        """
+        conns = [conn for conns in self.clients.values() for conn in conns]
+        for conn in conns:
+            if restarting:
+                conn.send(Restarting())
+            conn.finish(1012)
+        waits = [asyncio.create_task(conn.flushed.wait()) for conn in conns]
+        if waits:
+            await asyncio.wait(waits, timeout=1.0)
+        for task in waits:
+            task.cancel()
+        for conn in conns:
+            await conn.close(1012)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -172,6 +186,8 @@ class Hub:
             if seat is None:
                 raise BadToken("that seat token does not belong to this room")
         conn.room, conn.seat = room.code, seat
+        if seat is not None:  # the others hear of it; this socket's room message says so too
+            await self._seat_connected(room, seat)
         self.clients[room.code].add(conn)
         now = self.clock()
         conn.send(Welcome(room.code, seat, room.version, now))
@@ -180,8 +196,6 @@ class Hub:
         state = room.state_for(seat, missed or [], now)
         if state is not None:
             conn.send(state)
-        if seat is not None:
-            await self._seat_connected(room, seat)
 
     async def _seat_connected(self, room: Room, seat: Seat) -> None:
         state = room.seats[seat]
@@ -292,7 +306,7 @@ class Hub:
     def _leave(self, room: Room, conn: Connection, now: int) -> None:
         seat = conn.seat
         if seat is None:
-            return
+            raise ActionRefused("spectators hold no seat to leave")
         if room.status is Status.LOBBY and seat != room.host:
             room.remove_seat(room.host, seat, now)
             self._drop_seat_sockets(room, seat)

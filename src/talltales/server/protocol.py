@@ -186,6 +186,8 @@ def decode_client(data: bytes | str) -> ClientMessage:
         raise ProtocolError("malformed", f"message not understood: {exc}") from exc
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise ProtocolError("bad-json", f"not valid JSON text: {exc}") from exc
+    except RecursionError as exc:  # deeply nested arrays or objects
+        raise ProtocolError("malformed", "message nested too deeply") from exc
 
 
 def encode(message: ServerMessage) -> bytes:

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from talltales.bots import make_bot
+from talltales.bots import SearchBot, make_bot
 from talltales.core.errors import ActionRefused, GameOver, IllegalAction, OptionsError
 from talltales.core.game import Event, Game, Seat
 from talltales.core.match import Match
@@ -27,6 +27,7 @@ from talltales.server.storage import EntryRow, RoomRow, SeatRow
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"  # no I, L or O: they read as 1 and 0
 RECENT_EVENTS = 256  # versions of events kept for clients that reconnect
+MAX_SEARCH_DEPTH = 3  # deeper search bots would stall the server's event loop for minutes
 
 
 class Status(enum.StrEnum):
@@ -133,7 +134,12 @@ class Room:
         """Host: seat a bot."""
         self._host_only(by, "add bots")
         self._lobby_only("bots are added")
-        make_bot(spec)  # refuse unknown bots now, not at the first move
+        try:  # refuse unknown bots now, not at the first move
+            bot = make_bot(spec)
+        except (OptionsError, ValueError) as exc:
+            raise IllegalAction(f"cannot seat a bot {spec!r}: {exc}") from exc
+        if isinstance(bot, SearchBot) and bot.depth > MAX_SEARCH_DEPTH:
+            raise IllegalAction(f"a search bot looks at most {MAX_SEARCH_DEPTH} moves ahead")
         if len(self.seats) >= self.game.max_players:
             raise IllegalAction(f"{self.game.title} seats at most {self.game.max_players}")
         taken = {s.name for s in self.seats}

@@ -1,0 +1,321 @@
+"""Full games of every registered game (and the fixture game) over real sockets.
+
+People and bots share each table; every client must see the same end, every view must be
+exactly what the game shows that seat (spectators: the public view, nothing to do), the
+stored log must replay to the state the server held, and a rematch keeps the seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+from fixture_game import FIB_OFF
+
+from talltales.core.game import CLOCK, Game
+from talltales.core.match import replay_states
+from talltales.core.record import Record
+from talltales.core.registry import games, get_game, register, unregister
+from talltales.server.rooms import Room
+from talltales.server.storage import EntryRow, SqliteStorage
+
+from .harness import Client, LiveServer, create_room, join_room, running, settings_for
+
+# Short timers so that the server's own clock closes the fixture game's timed phases.
+FAST_OPTIONS: dict[str, dict[str, Any]] = {"fib-off": {"write_ms": 250, "dispute_ms": 120}}
+GAME_IDS = sorted({g.id for g in games()} | {FIB_OFF.id})
+Stop = Callable[[dict[str, Any]], bool]
+# Test players answer within a millisecond, far faster than the per-socket message budget
+# allows people to (20 a second): lift it so that whole games fit in a second.
+QUICK_HANDS: dict[str, Any] = {"message_rate": 10_000.0, "message_burst": 10_000}
+
+
+@pytest.fixture(autouse=True)
+def fixture_game() -> Iterator[None]:
+    """The fixture game is playable on the in-process server during each test."""
+    register(FIB_OFF)
+    try:
+        yield
+    finally:
+        unregister(FIB_OFF.id)
+
+
+def table_for(game: Game[Any, Any]) -> tuple[int, list[str]]:
+    """How many people, and which bots, sit at a mixed table of this game."""
+    seats = max(game.min_players, min(4, game.max_players))
+    people = min(2, seats - 1) if seats > 1 else 1
+    bots = ["greedy", "random", "greedy", "random"][: seats - people]
+    return people, bots
+
+
+class Player:
+    """A person at a table: answers with a legal action from the list the server sends.
+
+    ``skip`` is the chance of letting a timed decision run out instead of answering.
+    """
+
+    def __init__(self, client: Client, seat: int, seed: int, skip: float = 0.0) -> None:
+        self.client = client
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.skip = skip
+        self.count = 0
+        self.outstanding: str | None = None
+        self.acted: set[int] = set()
+        self.latest: dict[str, Any] | None = None
+        self.acks: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+
+    def resume(self, client: Client, state: dict[str, Any]) -> None:
+        """Carry on over a new socket from ``state`` (answers on the old one are lost)."""
+        self.client, self.latest = client, state
+        self.outstanding, self.acted = None, set()
+
+    async def settle(self) -> None:
+        """Read until the answer to the last action sent (ack or refusal) has arrived."""
+        while self.outstanding is not None:
+            message = await self.client.recv()
+            if message["type"] in ("ack", "error") and message.get("client_id") is not None:
+                (self.acks if message["type"] == "ack" else self.errors).append(message)
+                if message["client_id"] == self.outstanding:
+                    self.outstanding = None
+
+    def _due(self, state: dict[str, Any]) -> bool:
+        return (
+            self.outstanding is None
+            and state["version"] not in self.acted
+            and self.seat in state["pending"]
+            and bool(state["legal"])
+            and not state.get("outcome")
+        )
+
+    async def act(self, state: dict[str, Any]) -> None:
+        """Answer this state with a legal action (or let its timer run, sometimes)."""
+        self.acted.add(state["version"])
+        if state.get("deadline") is not None and self.rng.random() < self.skip:
+            return
+        self.count += 1
+        client_id = f"p{self.seat}-{self.count}"
+        message = {"type": "act", "client_id": client_id, "action": self.rng.choice(state["legal"])}
+        self.outstanding = client_id
+        self.sent.append(message)
+        await self.client.send(message)
+
+    async def play(self, stop: Stop | None = None, act: bool = True) -> dict[str, Any]:
+        """Play until the game is over (or ``stop`` says so); returns the last state seen."""
+        if self.latest is not None and (
+            self.latest.get("outcome") or (stop is not None and stop(self.latest))
+        ):
+            return self.latest
+        if act and self.latest is not None and self._due(self.latest):
+            await self.act(self.latest)
+        while True:
+            message = await self.client.recv()
+            kind = message["type"]
+            if kind == "state":
+                self.latest = message
+            elif kind in ("ack", "error") and message.get("client_id") is not None:
+                (self.acks if kind == "ack" else self.errors).append(message)
+                if message["client_id"] != self.outstanding:
+                    continue
+                self.outstanding = None
+            else:
+                continue
+            if self.latest is None:
+                continue
+            if self.latest.get("outcome") or (stop is not None and stop(self.latest)):
+                return self.latest
+            if act and self._due(self.latest):
+                await self.act(self.latest)
+
+
+async def until_room(
+    client: Client, test: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+) -> dict[str, Any]:
+    """Skip messages until a room message passes ``test``."""
+    while True:
+        message = await client.until("room", timeout)
+        if test(message):
+            return message
+
+
+def frames(client: Client, kind: str) -> list[dict[str, Any]]:
+    """Every message of one type a client received, in order."""
+    decoded = [json.loads(f) for f in client.frames]
+    return [m for m in decoded if m["type"] == kind]
+
+
+async def stored(database: str, code: str) -> tuple[Any, list[EntryRow]]:
+    """A room's row and its current game's log, read from the SQLite file."""
+    storage = SqliteStorage(database)
+    try:
+        loaded = await storage.load(code)
+    finally:
+        await storage.close()
+    assert loaded is not None
+    return loaded
+
+
+def seen_by(
+    game: Game[Any, Any], record: Record, rows: list[EntryRow]
+) -> Callable[[int, int | None], tuple[Any, Any]]:
+    """What a seat may see and do after each room version, by replaying the record."""
+    states = list(replay_states(game, record))
+    version_of = {row.index: row.version for row in rows}
+    versions = [version_of[i] for i in range(len(record.entries))]
+    assert versions == sorted(versions)
+
+    def seen(version: int, seat: int | None) -> tuple[Any, Any]:
+        state = states[sum(1 for v in versions if v <= version)]
+        over = game.outcome(state) is not None
+        legal = (
+            game.legal_actions(state, seat)
+            if seat is not None and not over and seat in game.pending(state)
+            else []
+        )
+        return as_json(game.view(state, seat)), as_json(legal)
+
+    return seen
+
+
+def as_json(value: Any) -> Any:
+    """A value as a client reads it after JSON encoding."""
+    return json.loads(msgspec.json.encode(value))
+
+
+async def seat_everyone(
+    server: LiveServer, game_id: str, people: int, bots: list[str], options: dict[str, Any]
+) -> tuple[str, list[Client], Client, list[dict[str, Any]]]:
+    """Create the room, seat the people and bots, and attach a spectator; not started."""
+    host = create_room(server, game_id, "Ann", options)
+    code = host["room"]
+    grants = [host] + [
+        join_room(server, code, name) for name in ["Bob", "Cat", "Dan"][: people - 1]
+    ]
+    clients = [Client(server.ws) for _ in grants]
+    for client, grant in zip(clients, grants, strict=True):
+        await client.__aenter__()
+        welcome = await client.hello(code, grant["token"])
+        assert welcome["seat"] == grant["seat"]
+    watcher = Client(server.ws)
+    await watcher.__aenter__()
+    assert (await watcher.hello(code))["seat"] is None
+    for spec in bots:
+        await clients[0].send({"type": "add-bot", "bot": spec})
+    seated = await until_room(clients[0], lambda r: len(r["seats"]) == people + len(bots))
+    assert [s["kind"] for s in seated["seats"]] == ["human"] * people + ["bot"] * len(bots)
+    return code, clients, watcher, grants
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_full_mixed_game_ends_alike_for_everyone(tmp_path: Path, game_id: str) -> None:
+    game = get_game(game_id)
+    people, bots = table_for(game)
+    assert bots, "every table mixes people and bots"
+    settings = settings_for(tmp_path, **QUICK_HANDS)
+    with running(settings) as server:
+
+        async def scenario() -> dict[str, Any]:
+            code, clients, watcher, _ = await seat_everyone(
+                server, game_id, people, bots, FAST_OPTIONS.get(game_id, {})
+            )
+            seats = people + len(bots)
+            await clients[0].send({"type": "start"})
+            # Seat 1 always lets timed decisions run out; seat 0 does now and then.
+            players = [
+                Player(c, seat, seed=seat, skip=1.0 if seat == 1 else 0.3)
+                for seat, c in enumerate(clients)
+            ]
+            finals = await asyncio.gather(*(p.play() for p in players))
+            spectated = await Player(watcher, -1, 0).play(act=False)
+            outcomes = [f["outcome"] for f in [*finals, spectated]]
+            assert all(o == outcomes[0] for o in outcomes) and outcomes[0] is not None
+            ranked = sorted(s for group in outcomes[0]["ranking"] for s in group)
+            assert ranked == list(range(seats))
+            assert len({f["version"] for f in [*finals, spectated]}) == 1
+            for player in players:  # every act was answered once, none as a duplicate
+                await player.settle()
+                assert len(player.acks) + len(player.errors) == len(player.sent) >= 1
+                assert not any(a.get("duplicate") for a in player.acks)
+                # Refusals only come from racing the clock (a timer closed the decision).
+                if type(game).deadline is Game.deadline:
+                    assert player.errors == []
+                for refusal in player.errors:
+                    assert refusal["code"] in ("not-your-turn", "illegal"), refusal
+
+            hub_room = server.hub.rooms[code]
+            assert hub_room.match is not None
+            assert hub_room.version == finals[0]["version"]
+            record_json = httpx.get(f"{server.http}/api/rooms/{code}/record").json()
+            record = msgspec.convert(record_json, Record)
+            assert record == hub_room.match.record
+            assert msgspec.to_builtins(record.entries) == msgspec.to_builtins(
+                hub_room.match.record.entries
+            )
+
+            # The stored log replays to exactly the state the hub holds.
+            row, rows = await stored(settings.database, code)
+            assert row.status == "finished"
+            restored = Room.restore(row, rows)
+            assert restored.match is not None
+            assert restored.version == hub_room.version
+            assert msgspec.to_builtins(restored.match.state) == msgspec.to_builtins(
+                hub_room.match.state
+            )
+            assert msgspec.to_builtins(restored.match.outcome()) == outcomes[0]
+
+            # Every state each client received is that seat's view of the game at that
+            # version; the spectator only ever saw the public view and had nothing to do.
+            seen = seen_by(game, record, rows)
+            for seat, client in [*enumerate(clients), (None, watcher)]:
+                states = frames(client, "state")
+                assert states
+                for state in states:
+                    view, legal = seen(state["version"], seat)
+                    assert state["view"] == view, (seat, state)
+                    assert state["legal"] == legal, (seat, state)
+            assert all(s["legal"] == [] for s in frames(watcher, "state"))
+            if type(game).deadline is not Game.deadline:  # the server's clock closed timed phases
+                assert any(entry.seat == CLOCK for entry in record.entries), record.entries
+            if game_id == FIB_OFF.id:  # the reader's secret die is told to the reader alone
+                kinds = [e["kind"] for s in frames(watcher, "state") for e in s["events"]]
+                assert "claim" in kinds and "roll" not in kinds
+
+            # The host offers a rematch: a new game with the very same seats.
+            before = frames(watcher, "room")[-1]
+            await clients[1].send({"type": "rematch"})
+            refused = await clients[1].until("error")
+            assert refused["code"] == "host-only"
+            await clients[0].send({"type": "rematch"})
+            after = await watcher.until("room", status="playing")
+            assert after["version"] > before["version"]
+            assert [(s["name"], s["kind"], s["host"]) for s in after["seats"]] == [
+                (s["name"], s["kind"], s["host"]) for s in before["seats"]
+            ]
+            fresh = await watcher.until("state")
+            assert fresh.get("outcome") is None and fresh["pending"]
+            while not (
+                set(fresh["pending"]) <= set(range(people)) and fresh.get("deadline") is None
+            ):
+                fresh = await watcher.until("state")  # bots move until a person must decide
+            for client in [*clients, watcher]:
+                await client.__aexit__()
+            return fresh
+
+        fresh = asyncio.run(scenario())
+
+    # The rematch is stored too: its log restores to the position the table last saw.
+    row, rows = asyncio.run(stored(settings.database, fresh["room"]))
+    assert (row.status, row.game_number) == ("playing", 1)
+    restored = Room.restore(row, rows)
+    assert restored.version == fresh["version"]
+    assert restored.match is not None
+    assert as_json(restored.match.view(None)) == fresh["view"]

@@ -1,0 +1,321 @@
+"""The lobby over real sockets: host-only actions, bots, kicks, options, names, expiry, API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from talltales.server.storage import SqliteStorage
+
+from .harness import Client, LiveServer, create_room, join_room, running, settings_for
+from .test_games import QUICK_HANDS, Player, frames, until_room
+
+GAME = "would-you-believe-it"
+
+
+async def connect(server: LiveServer, code: str, token: str | None) -> Client:
+    """A new socket that has said hello and read the room message."""
+    client = Client(server.ws)
+    await client.__aenter__()
+    await client.hello(code, token)
+    await client.until("room")
+    return client
+
+
+def shown(server: LiveServer, code: str) -> dict[str, Any]:
+    """GET /api/rooms/{code}."""
+    response = httpx.get(f"{server.http}/api/rooms/{code}")
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+async def refused(client: Client, message: dict[str, Any]) -> str:
+    """Send a message that must be refused; the refusal's code."""
+    await client.send(message)
+    error = await client.until("error")
+    code: str = error["code"]
+    return code
+
+
+def test_host_only_actions_from_anyone_else_change_nothing(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+        guest = join_room(server, code, "Bob")
+
+        async def scenario() -> None:
+            ann = await connect(server, code, host["token"])
+            bob = await connect(server, code, guest["token"])
+            watcher = await connect(server, code, None)
+            before = shown(server, code)["room"]
+            attempts: list[dict[str, Any]] = [
+                {"type": "start"},
+                {"type": "add-bot", "bot": "greedy"},
+                {"type": "remove-seat", "seat": 0},
+                {"type": "set-options", "options": {"figures": 2}},
+                {"type": "set-options", "family_filter": False},
+                {"type": "rematch"},
+            ]
+            for client in (bob, watcher):
+                for attempt in attempts:
+                    assert await refused(client, attempt) == "host-only", attempt
+            after = shown(server, code)["room"]
+            assert after == before  # same version, seats, options and status
+            assert after["status"] == "lobby" and after["options"] == {}
+
+            # The next change anyone sees is the host's, one version on: nothing in between.
+            await ann.send({"type": "add-bot", "bot": "random"})
+            changed = await until_room(bob, lambda r: len(r["seats"]) == 3)
+            assert changed["version"] == before["version"] + 1
+            for client in (ann, bob, watcher):
+                await client.__aexit__()
+
+        asyncio.run(scenario())
+
+
+def test_the_host_adds_and_removes_bots(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+
+        async def scenario() -> None:
+            ann = await connect(server, code, host["token"])
+            for bot in ("greedy", "random"):
+                await ann.send({"type": "add-bot", "bot": bot})
+            room = await until_room(ann, lambda r: len(r["seats"]) == 3)
+            assert [(s["name"], s["kind"], s["connected"]) for s in room["seats"]] == [
+                ("Ann", "human", True),
+                ("Bot 1", "bot", True),
+                ("Bot 2", "bot", True),
+            ]
+            await ann.send({"type": "remove-seat", "seat": 1})
+            room = await until_room(ann, lambda r: len(r["seats"]) == 2)
+            assert [(s["seat"], s["name"]) for s in room["seats"]] == [(0, "Ann"), (1, "Bot 2")]
+            # Names are reused, the table fills up to the game's maximum, and no further.
+            for _ in range(room["max_players"] - 2):
+                await ann.send({"type": "add-bot", "bot": "greedy"})
+            full = await until_room(ann, lambda r: len(r["seats"]) == r["max_players"])
+            assert full["seats"][2]["name"] == "Bot 1"
+            assert await refused(ann, {"type": "add-bot", "bot": "greedy"}) == "illegal"
+            assert await refused(ann, {"type": "add-bot", "bot": "nonsense"}) == "illegal"
+            assert await refused(ann, {"type": "remove-seat", "seat": 0}) == "illegal"  # host
+            assert await refused(ann, {"type": "remove-seat", "seat": 99}) == "illegal"
+            assert shown(server, code)["room"]["version"] == full["version"]
+            await ann.__aexit__()
+
+        asyncio.run(scenario())
+
+
+def test_a_kicked_player_loses_the_seat_and_the_others_move_up(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path, **QUICK_HANDS)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+        bob_grant = join_room(server, code, "Bob")
+        cat_grant = join_room(server, code, "Cat")
+
+        async def scenario() -> None:
+            ann = await connect(server, code, host["token"])
+            bob = await connect(server, code, bob_grant["token"])
+            cat = await connect(server, code, cat_grant["token"])
+            await ann.send({"type": "remove-seat", "seat": 1})
+            removed = await bob.until("error")
+            assert removed["code"] == "removed"
+            room = await until_room(cat, lambda r: len(r["seats"]) == 2)
+            assert [s["name"] for s in room["seats"]] == ["Ann", "Cat"]
+            # The kicked socket holds no seat any more; its token opens nothing.
+            assert await refused(bob, {"type": "start"}) == "host-only"
+            await bob.__aexit__()
+            gone = Client(server.ws)
+            await gone.__aenter__()
+            await gone.send({"type": "hello", "room": code, "token": bob_grant["token"]})
+            assert (await gone.until("error"))["code"] == "bad-token"
+            await gone.__aexit__()
+
+            # Cat moved up to seat 1 and plays it.
+            await ann.send({"type": "add-bot", "bot": "greedy"})
+            await ann.send({"type": "start"})
+            players = [Player(ann, 0, seed=1), Player(cat, 1, seed=2)]
+            finals = await asyncio.gather(*(p.play() for p in players))
+            assert finals[0]["outcome"] == finals[1]["outcome"] is not None
+            assert players[1].count >= 1 and finals[1]["view"]["seat"] == 1
+            await ann.__aexit__()
+            await cat.__aexit__()
+
+        asyncio.run(scenario())
+
+
+def test_options_are_checked_and_the_family_filter_can_be_switched_off(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+
+        async def scenario() -> None:
+            ann = await connect(server, code, host["token"])
+            version = shown(server, code)["room"]["version"]
+            for bad in ({"figures": 9}, {"layout": "upside-down"}, {"no-such-rule": True}):
+                assert await refused(ann, {"type": "set-options", "options": bad}) == "illegal"
+            assert shown(server, code)["room"]["version"] == version
+
+            await ann.send({"type": "set-options", "options": {"figures": 2}})
+            room = await until_room(ann, lambda r: r["options"] == {"figures": 2})
+            assert room["version"] == version + 1 and room["family_filter"]
+
+            # A profane name is refused while the filter is on (the default) ...
+            response = httpx.post(f"{server.http}/api/rooms/{code}/seats", json={"name": "shit"})
+            assert response.status_code == 409 and response.json()["code"] == "filtered"
+            assert len(shown(server, code)["room"]["seats"]) == 1
+            # ... and taken once the host switches it off.
+            await ann.send({"type": "set-options", "family_filter": False})
+            room = await until_room(ann, lambda r: not r["family_filter"])
+            assert room["options"] == {"figures": 2}  # options kept
+            join_room(server, code, "shit")
+            room = await until_room(ann, lambda r: len(r["seats"]) == 2)
+            assert room["seats"][1]["name"] == "shit"
+            await ann.__aexit__()
+
+        asyncio.run(scenario())
+
+        response = httpx.post(
+            f"{server.http}/api/rooms", json={"game": GAME, "name": "Ann", "options": {"x": 1}}
+        )
+        assert response.status_code == 400 and response.json()["code"] == "options"
+        response = httpx.post(f"{server.http}/api/rooms", json={"game": GAME, "name": "shit"})
+        assert response.status_code == 400 and response.json()["code"] == "filtered"
+
+
+def test_starting_needs_enough_players_and_closes_the_lobby(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+
+        async def scenario() -> None:
+            ann = await connect(server, code, host["token"])
+            assert await refused(ann, {"type": "start"}) == "illegal"  # alone at the table
+            assert shown(server, code)["room"]["status"] == "lobby"
+            assert shown(server, code)["state"] is None
+
+            join_room(server, code, "Bob")
+            await ann.send({"type": "start"})
+            await until_room(ann, lambda r: r["status"] == "playing")
+            state = await ann.until("state")
+            assert state["pending"] == [0]
+
+            response = httpx.post(f"{server.http}/api/rooms/{code}/seats", json={"name": "Cat"})
+            assert response.status_code == 409 and response.json()["code"] == "illegal"
+            for late in (
+                {"type": "start"},
+                {"type": "add-bot", "bot": "greedy"},
+                {"type": "remove-seat", "seat": 1},
+                {"type": "set-options", "options": {"figures": 2}},
+                {"type": "rematch"},  # the game is not over
+            ):
+                assert await refused(ann, late) == "illegal", late
+            now = shown(server, code)
+            assert [s["name"] for s in now["room"]["seats"]] == ["Ann", "Bob"]
+            assert now["room"]["version"] == state["version"]
+            await ann.__aexit__()
+
+        asyncio.run(scenario())
+
+
+def test_a_hostile_name_comes_back_as_the_same_string(tmp_path: Path) -> None:
+    hostile = "\"'><img src=x onerror=1>"  # 24 characters, the longest name allowed
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+        too_long = httpx.post(
+            f"{server.http}/api/rooms/{code}/seats",
+            json={"name": "<img src=x onerror=alert(1)>"},
+        )
+        assert too_long.status_code == 400 and too_long.json()["code"] == "malformed"
+        guest = join_room(server, code, hostile)
+
+        async def scenario() -> list[str]:
+            client = await connect(server, code, guest["token"])
+            room = frames(client, "room")[-1]
+            await client.__aexit__()
+            assert room["seats"][1]["name"] == hostile
+            return client.frames
+
+        raw = asyncio.run(scenario())
+        # Stored and sent as typed, only JSON-escaped: escaping for HTML is the client's job.
+        assert any(json.dumps(hostile) in frame for frame in raw)
+        response = httpx.get(f"{server.http}/api/rooms/{code}")
+        assert response.headers["content-type"] == "application/json"
+        assert json.dumps(hostile) in response.text
+        assert response.json()["room"]["seats"][1]["name"] == hostile
+
+
+def test_idle_rooms_expire_and_finished_ones_stay_readable(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, idle_room_seconds=0.0, **QUICK_HANDS)
+    with running(settings) as server:
+        idle = create_room(server, GAME, "Ann")["room"]
+        watched = create_room(server, GAME, "Ann")
+        done = create_room(server, GAME, "Ann")
+
+        async def scenario() -> list[str]:
+            keeper = await connect(server, watched["room"], watched["token"])
+            ann = await connect(server, done["room"], done["token"])
+            await ann.send({"type": "add-bot", "bot": "greedy"})
+            await ann.send({"type": "start"})
+            final = await Player(ann, 0, seed=9).play()
+            assert final["outcome"] is not None
+            await ann.__aexit__()
+            while server.hub.clients.get(done["room"]):  # until the server saw Ann go
+                await asyncio.sleep(0.005)
+            # Rooms nobody is connected to expire (idle_room_seconds is 0 here); a room
+            # with someone in it stays, however long since it last changed.
+            assert server.hub.sweeper is not None
+            loop = server.hub.sweeper.get_loop()
+            expiry = asyncio.run_coroutine_threadsafe(server.hub.expire_idle(), loop)
+            gone: list[str] = await asyncio.wrap_future(expiry)
+            assert watched["room"] in server.hub.rooms
+            await keeper.send({"type": "ping"})
+            await keeper.until("pong")
+            await keeper.__aexit__()
+            return gone
+
+        gone = asyncio.run(scenario())
+        assert sorted(gone) == sorted([idle, done["room"]])
+        assert idle not in server.hub.rooms and done["room"] not in server.hub.rooms
+
+        missing = httpx.get(f"{server.http}/api/rooms/{idle}")
+        assert missing.status_code == 404 and missing.json()["code"] == "no-room"
+        finished = shown(server, done["room"])
+        assert finished["room"]["status"] == "finished"
+        assert finished["state"]["outcome"] is not None
+        record = httpx.get(f"{server.http}/api/rooms/{done['room']}/record")
+        assert record.status_code == 200
+        assert record.json()["game"] == GAME and record.json()["players"] == 2
+
+    async def stored_status(code: str) -> str:
+        storage = SqliteStorage(settings.database)
+        loaded = await storage.load(code)
+        await storage.close()
+        assert loaded is not None
+        return loaded[0].status
+
+    assert asyncio.run(stored_status(idle)) == "expired"
+    assert asyncio.run(stored_status(done["room"])) == "finished"
+
+
+def test_the_http_api_lists_games_and_refuses_unknown_rooms(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        listed = httpx.get(f"{server.http}/api/games")
+        assert listed.status_code == 200
+        wybi = {g["id"]: g for g in listed.json()}["would-you-believe-it"]
+        assert (wybi["min_players"], wybi["max_players"]) == (2, 6)
+        assert wybi["title"] and isinstance(wybi["options"], dict)
+        for path in ("/api/rooms/XXXX", "/api/rooms/XXXX/record"):
+            response = httpx.get(f"{server.http}{path}")
+            assert response.status_code == 404, path
+            assert response.json()["code"] == "no-room"
+        joined = httpx.post(f"{server.http}/api/rooms/XXXX/seats", json={"name": "Ann"})
+        assert joined.status_code == 404
+        unknown = httpx.post(f"{server.http}/api/rooms", json={"game": "chess", "name": "Ann"})
+        assert unknown.status_code == 400 and unknown.json()["code"] == "options"

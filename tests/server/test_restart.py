@@ -1,0 +1,297 @@
+"""A server process killed mid-game comes back over the same database exactly where it was."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from .harness import Client, free_port
+from .test_games import Player, frames
+
+LAUNCH = Path(__file__).resolve().parent / "launch.py"
+
+
+class ServerProcess:
+    """``tests/server/launch.py`` in a child process, on a fresh port."""
+
+    def __init__(self, tmp_path: Path, database: Path, grace: float = 30.0) -> None:
+        self.port = free_port()
+        self.log = (tmp_path / f"server-{self.port}.log").open("wb")
+        self.process = subprocess.Popen(
+            [
+                *(sys.executable, str(LAUNCH), "--port", str(self.port)),
+                *("--database", str(database), "--grace", str(grace)),
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 20
+        while True:
+            assert self.process.poll() is None, "the server process exited while starting"
+            assert time.monotonic() < deadline, "the server process did not start"
+            try:
+                if httpx.get(f"{self.http}/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def signal(self, number: int) -> None:
+        self.process.send_signal(number)
+
+    def wait(self) -> int:
+        try:
+            return self.process.wait(15)
+        finally:
+            self.log.close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.wait()
+
+
+@pytest.fixture
+def processes() -> Any:
+    """Every server process a test starts is gone when it ends."""
+    started: list[ServerProcess] = []
+    yield started
+    for process in started:
+        process.stop()
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = httpx.post(f"{base}{path}", json=body)
+    assert response.status_code == 201, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+async def attach(url: str, code: str, token: str | None, last: int = -1) -> Client:
+    client = Client(url)
+    await client.__aenter__()
+    await client.hello(code, token, last)
+    return client
+
+
+async def eventually(test: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < deadline, "timed out waiting"
+        await asyncio.sleep(0.005)
+
+
+async def drain(client: Client) -> None:
+    """Read whatever the dead server had sent before the socket broke."""
+    try:
+        while True:
+            await client.recv(2.0)
+    except (websockets.ConnectionClosed, TimeoutError):
+        pass
+    await client.__aexit__()
+
+
+def test_sigkill_in_a_quiet_moment_resumes_the_very_same_state(
+    tmp_path: Path, processes: list[ServerProcess]
+) -> None:
+    database = tmp_path / "rooms.sqlite3"
+    first = ServerProcess(tmp_path, database)
+    processes.append(first)
+    host = post(first.http, "/api/rooms", {"game": "would-you-believe-it", "name": "Ann"})
+    code = host["room"]
+    guest = post(first.http, f"/api/rooms/{code}/seats", {"name": "Bob"})
+    tokens = [host["token"], guest["token"]]
+
+    async def before() -> tuple[list[Player], dict[str, Any]]:
+        clients = [await attach(first.ws, code, token) for token in tokens]
+        await clients[0].send({"type": "add-bot", "bot": "greedy"})
+        await clients[0].send({"type": "start"})
+        ann, bob = Player(clients[0], 0, seed=7), Player(clients[1], 1, seed=8)
+        ann_task = asyncio.create_task(ann.play())
+        # Bob stops when his own decision is due, after a few moves: nothing moves after.
+        paused = await bob.play(
+            stop=lambda s: bob.count >= 3 and bob.outstanding is None and 1 in s["pending"]
+        )
+        assert paused.get("outcome") is None and paused["pending"] == [1]
+        await eventually(
+            lambda: ann.latest is not None and ann.latest["version"] == paused["version"]
+        )
+        await asyncio.sleep(0.05)  # nothing else arrives: the table waits for Bob
+        assert ann.latest is not None and ann.latest["version"] == paused["version"]
+        ann_task.cancel()
+        return [ann, bob], paused
+
+    players, paused = asyncio.run(before())
+    first.signal(signal.SIGKILL)
+    assert first.wait() == -signal.SIGKILL
+
+    second = ServerProcess(tmp_path, database)
+    processes.append(second)
+    shown = httpx.get(f"{second.http}/api/rooms/{code}").json()
+    assert shown["room"]["status"] == "playing"
+    assert shown["room"]["version"] == shown["state"]["version"] == paused["version"]
+    highest_ack = max(a["version"] for p in players for a in p.acks)
+    assert shown["state"]["version"] >= highest_ack
+
+    async def after() -> list[dict[str, Any]]:
+        for player in players:
+            seen = player.latest
+            assert seen is not None
+            client = await attach(second.ws, code, tokens[player.seat], seen["version"])
+            welcome = frames(client, "welcome")[0]
+            assert (welcome["seat"], welcome["version"]) == (player.seat, paused["version"])
+            room = await client.until("room")
+            assert room["status"] == "playing"
+            assert room["seats"][player.seat]["connected"]
+            state = await client.until("state")
+            # Exactly the same position, as this seat may see it, with the same choices.
+            assert state["version"] == seen["version"]
+            assert (state["view"], state["legal"], state["pending"]) == (
+                seen["view"],
+                seen["legal"],
+                seen["pending"],
+            )
+            player.resume(client, state)
+        # What was acknowledged before the kill is still known: resending is a duplicate.
+        bob = players[1]
+        await bob.client.send(bob.sent[-1])
+        duplicate = await bob.client.until("ack")
+        assert duplicate == {**bob.acks[-1], "duplicate": True}
+        assert frames(bob.client, "state")[-1] == bob.latest  # and nothing moved
+        finals = list(await asyncio.gather(*(p.play() for p in players)))
+        for player in players:
+            await player.client.__aexit__()
+        return finals
+
+    finals = asyncio.run(after())
+    assert finals[0]["outcome"] == finals[1]["outcome"] is not None
+    record = httpx.get(f"{second.http}/api/rooms/{code}/record")
+    assert record.status_code == 200 and record.json()["players"] == 3
+
+
+def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
+    tmp_path: Path, processes: list[ServerProcess]
+) -> None:
+    database = tmp_path / "rooms.sqlite3"
+    first = ServerProcess(tmp_path, database)
+    processes.append(first)
+    options = {"write_ms": 400, "dispute_ms": 200, "rounds": 4}
+    host = post(first.http, "/api/rooms", {"game": "fib-off", "name": "Ann", "options": options})
+    code = host["room"]
+    guest = post(first.http, f"/api/rooms/{code}/seats", {"name": "Bob"})
+    tokens = [host["token"], guest["token"]]
+
+    async def before() -> list[Player]:
+        clients = [await attach(first.ws, code, token) for token in tokens]
+        for bot in ("greedy", "random"):
+            await clients[0].send({"type": "add-bot", "bot": bot})
+        await clients[0].send({"type": "start"})
+        players = [Player(c, seat, seed=seat + 20) for seat, c in enumerate(clients)]
+        tasks = [asyncio.create_task(p.play()) for p in players]
+        await eventually(lambda: sum(len(p.acks) for p in players) >= 6)
+        first.signal(signal.SIGKILL)  # while both people and the bots are mid-flow
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for client in clients:
+            await drain(client)
+        return players
+
+    players = asyncio.run(before())
+    assert first.wait() == -signal.SIGKILL
+    acked = [a for p in players for a in p.acks]
+    assert acked and all(not a.get("duplicate") for a in acked)
+
+    second = ServerProcess(tmp_path, database)
+    processes.append(second)
+    shown = httpx.get(f"{second.http}/api/rooms/{code}").json()
+    assert shown["state"]["version"] >= max(a["version"] for a in acked)
+
+    async def after() -> list[dict[str, Any]]:
+        for player in players:
+            last = player.latest["version"] if player.latest else -1
+            client = await attach(second.ws, code, tokens[player.seat], last)
+            state = await client.until("state")
+            assert state["version"] >= last
+            player.resume(client, state)
+        # Every acknowledged action is in the restored log, at the version it was given.
+        for player in players:
+            by_id = {m["client_id"]: m for m in player.sent}
+            for ack in [a for a in player.acks if not a.get("duplicate")]:
+                await player.client.send(by_id[ack["client_id"]])
+                again = await player.client.until("ack", client_id=ack["client_id"])
+                assert again == {**ack, "duplicate": True}
+            player.latest = frames(player.client, "state")[-1]  # the table moved meanwhile
+        finals = list(await asyncio.gather(*(p.play() for p in players)))
+        for player in players:
+            await player.client.__aexit__()
+        return finals
+
+    finals = asyncio.run(after())
+    assert finals[0]["outcome"] == finals[1]["outcome"] is not None
+    assert finals[0]["version"] == finals[1]["version"]
+
+
+def test_sigterm_tells_every_client_the_server_restarts(
+    tmp_path: Path, processes: list[ServerProcess]
+) -> None:
+    database = tmp_path / "rooms.sqlite3"
+    first = ServerProcess(tmp_path, database)
+    processes.append(first)
+    host = post(first.http, "/api/rooms", {"game": "would-you-believe-it", "name": "Ann"})
+    code = host["room"]
+    guest = post(first.http, f"/api/rooms/{code}/seats", {"name": "Bob"})
+
+    async def told() -> list[tuple[dict[str, Any], int | None]]:
+        clients = [
+            await attach(first.ws, code, host["token"]),
+            await attach(first.ws, code, guest["token"]),
+            await attach(first.ws, code, None),  # a spectator is told too
+        ]
+        await clients[0].send({"type": "add-bot", "bot": "random"})
+        await clients[0].send({"type": "start"})
+        for client in clients:
+            await client.until("state")
+        first.signal(signal.SIGTERM)
+        endings = []
+        for client in clients:
+            last: dict[str, Any] = {}
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    last = await client.recv(10.0)
+            endings.append((last, client.ws.close_code))
+        return endings
+
+    for last, close_code in asyncio.run(told()):
+        assert last == {"type": "restarting"}  # the last word before the socket closed
+        assert close_code == 1012  # "service restart"
+    assert first.wait() in (0, -signal.SIGTERM)  # uvicorn re-raises the signal it handled
+
+    # Over the same database the room is back, and its people can come back to their seats.
+    second = ServerProcess(tmp_path, database)
+    processes.append(second)
+
+    async def back() -> dict[str, Any]:
+        client = await attach(second.ws, code, guest["token"])
+        state = await client.until("state")
+        await client.__aexit__()
+        return state
+
+    assert (
+        httpx.get(f"{second.http}/api/rooms/{code}").json()["state"]["version"]
+        == asyncio.run(back())["version"]
+    )
