@@ -318,6 +318,15 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="Another allowed browser Origin; repeat.")
     ] = None,
+    public_url: Annotated[
+        str, typer.Option(help="The address phones reach, for join links and QR codes.")
+    ] = "",
+    compression: Annotated[
+        bool, typer.Option(help="Compress WebSocket messages (less traffic, more CPU).")
+    ] = False,
+    per_address: Annotated[
+        int, typer.Option(help="Sockets one address may hold (a school behind NAT needs more).")
+    ] = 64,
 ) -> None:
     """Run the game server (rooms, WebSockets) on embedded defaults: SQLite, in-process."""
     from talltales.server.run import serve as run_server
@@ -330,6 +339,9 @@ def serve(
         bot_delay=bot_delay,
         grace_seconds=grace,
         allowed_origins=list(origin or []),
+        public_url=public_url,
+        compression=compression,
+        max_connections_per_address=per_address,
     )
     run_server(settings)
 

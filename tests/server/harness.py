@@ -89,6 +89,7 @@ def settings_for(tmp_path: Path, **changes: Any) -> Settings:
         "grace_seconds": 0.5,
         "hello_timeout": 2.0,
         "sweep_seconds": 3600.0,
+        "rooms_per_minute": 100_000,  # tests create rooms quickly from one address
     }
     values.update(changes)
     return Settings(**values)

@@ -701,6 +701,19 @@ def test_messages_before_hello_get_hello_first(tmp_path: Path) -> None:
         asyncio.run(main(server))
 
 
+def test_room_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
+    with serve(tmp_path, rooms_per_minute=3) as server:
+        body = {"game": WYBI, "name": "Ann"}
+        made = [httpx.post(f"{server.http}/api/rooms", json=body) for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 201]
+        refused = httpx.post(f"{server.http}/api/rooms", json=body)
+        assert refused.status_code == 429
+        assert refused.json()["code"] == "rate-limited"
+        assert len(server.hub.rooms) == 3
+        # the rooms already made are not affected
+        assert httpx.get(f"{server.http}/api/rooms/{made[0].json()['room']}").status_code == 200
+
+
 def test_http_bodies_over_64_kib_get_413(tmp_path: Path) -> None:
     async def main(server: LiveServer) -> None:
         async with scene_of(server, start=False, elsewhere=False) as scene:

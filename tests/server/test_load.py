@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -69,9 +69,9 @@ class SlowStorage(SqliteStorage):
         self.writes += 1
         await asyncio.sleep(self.random.uniform(0, self.most))
 
-    async def save_room(self, room: RoomRow) -> None:
+    async def save_room(self, room: RoomRow, entries: Sequence[EntryRow] = ()) -> None:
         await self._pause()
-        await super().save_room(room)
+        await super().save_room(room, entries)
 
     async def append(self, code: str, game_number: int, entries: list[EntryRow]) -> None:
         await self._pause()

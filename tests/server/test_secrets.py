@@ -15,7 +15,7 @@ import asyncio
 import bisect
 import json
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +73,9 @@ class SecretLog(SqliteStorage):
         place = bisect.bisect_right(self.versions[code], version)
         return self.needles[code][place - 1] if place else []
 
-    async def save_room(self, room: RoomRow) -> None:
+    async def save_room(self, room: RoomRow, entries: Sequence[EntryRow] = ()) -> None:
         self.note(room.code)
-        await super().save_room(room)
+        await super().save_room(room, entries)
 
     async def append(self, code: str, game_number: int, entries: list[EntryRow]) -> None:
         self.note(code)

@@ -13,10 +13,13 @@ from typing import Any
 import msgspec
 import segno
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from talltales.core.errors import ActionRefused, OptionsError, TallTalesError
@@ -93,7 +96,11 @@ class WsConnection(Connection):
 def create_app(settings: Settings | None = None, storage: Storage | None = None) -> Starlette:
     """Build the application; storage defaults to the SQLite file named in the settings."""
     settings = settings or Settings()
-    guard = Guard(settings.max_connections_per_address, settings.join_failures_per_minute)
+    guard = Guard(
+        settings.max_connections_per_address,
+        settings.join_failures_per_minute,
+        settings.rooms_per_minute,
+    )
     holder: dict[str, Hub] = {}
 
     def hub() -> Hub:
@@ -132,11 +139,15 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         )
 
     async def create_room(request: Request) -> Response:
+        who = address(request.client)
+        if guard.creations.over(who):
+            return error("rate-limited", "too many new rooms from here; wait a minute", 429)
         try:
             body = await read_body(request, CreateRoom)
             room, seat, token = await hub().create_room(
-                body.game, body.name, body.options, body.family_filter
+                body.game, body.name, body.options, body.family_filter, str(request.base_url)
             )
+            guard.creations.note(who)
         except ProtocolError as exc:
             return error(exc.code, exc.reason, 413 if exc.code == "too-large" else 400)
         except (OptionsError, ActionRefused) as exc:
@@ -186,7 +197,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         code = request.path_params["code"].upper()
         if len(code) != 4 or not code.isalpha():
             return error("no-room", "a room code is four letters", 404)
-        link = f"{request.base_url}?join={code}"
+        base = settings.public_url or str(request.base_url)
+        link = f"{base.rstrip('/')}/?join={code}"
         buffer = io.BytesIO()
         segno.make(link, error="m").save(buffer, kind="svg", scale=8, border=2, title=link)
         return Response(buffer.getvalue(), media_type="image/svg+xml")
@@ -289,7 +301,38 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         Route("/", index),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+
+
+class SecurityHeaders:
+    """Pages may load only our own scripts, styles and sockets; static files revalidate."""
+
+    POLICY = (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
+    )
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Add the headers to every HTTP response."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        static = scope["path"].startswith("/static/")
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["Content-Security-Policy"] = self.POLICY
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Referrer-Policy"] = "no-referrer"
+                if static:
+                    headers["Cache-Control"] = "no-cache"
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 __all__ = ["WebSocketDisconnect", "create_app"]

@@ -42,13 +42,17 @@ class Connection(ABC):
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; a client that lets too many pile up is dropped."""
+        self.send_encoded(encode(message))
+
+    def send_encoded(self, data: bytes) -> None:
+        """Queue an already encoded message (one encoding serves many sockets)."""
         if self.closed:
             return
         if self.queue.qsize() >= self.queue_limit:
             self.closed = True
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(encode(message))
+        self.queue.put_nowait(data)
 
     def finish(self, code: int = 1008) -> None:
         """Close with ``code`` once everything queued so far has been sent."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from better_profanity import Profanity
@@ -23,9 +23,14 @@ def _profanity() -> Profanity:
     return checker
 
 
+@lru_cache(maxsize=4096)
+def _listed(text: str) -> bool:
+    return bool(_profanity().contains_profanity(text))
+
+
 def check_text(text: str, enabled: bool) -> None:
     """Refuse text with words the filter lists, when the room has the filter on."""
-    if enabled and _profanity().contains_profanity(text):
+    if enabled and _listed(text):
         raise Filtered("this room is family-friendly: please choose other words")
 
 

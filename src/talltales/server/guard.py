@@ -1,4 +1,4 @@
-"""Per-address limits: open sockets, and wrong room codes (join-code guessing)."""
+"""Per-address limits: open sockets, wrong room codes (join-code guessing), rooms created."""
 
 from __future__ import annotations
 
@@ -7,14 +7,41 @@ from collections import Counter, deque
 from urllib.parse import urlsplit
 
 
+class PerMinute:
+    """How often each address did something in the last minute, against a limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.stamps: dict[str, deque[float]] = {}
+
+    def note(self, address: str) -> None:
+        """Count one occurrence now."""
+        self.stamps.setdefault(address, deque()).append(time.monotonic())
+
+    def over(self, address: str) -> bool:
+        """Whether the address reached the limit within the last minute."""
+        stamps = self.stamps.get(address)
+        if not stamps:
+            return False
+        cutoff = time.monotonic() - 60
+        while stamps and stamps[0] < cutoff:
+            stamps.popleft()
+        if not stamps:
+            del self.stamps[address]  # forget addresses that went quiet
+            return False
+        return len(stamps) >= self.limit
+
+
 class Guard:
     """Counts what each address does and says when it has done too much."""
 
-    def __init__(self, max_connections: int, failures_per_minute: int) -> None:
+    def __init__(
+        self, max_connections: int, failures_per_minute: int, rooms_per_minute: int = 30
+    ) -> None:
         self.max_connections = max_connections
-        self.failures_per_minute = failures_per_minute
         self.open: Counter[str] = Counter()
-        self.failures: dict[str, deque[float]] = {}
+        self.failures = PerMinute(failures_per_minute)
+        self.creations = PerMinute(rooms_per_minute)
 
     def connect(self, address: str) -> bool:
         """Count a new socket; False (and not counted) past the per-address limit."""
@@ -31,17 +58,11 @@ class Guard:
 
     def failed(self, address: str) -> None:
         """An unknown room code was tried."""
-        self.failures.setdefault(address, deque()).append(time.monotonic())
+        self.failures.note(address)
 
     def blocked(self, address: str) -> bool:
         """Whether this address tried too many unknown codes in the last minute."""
-        stamps = self.failures.get(address)
-        if not stamps:
-            return False
-        cutoff = time.monotonic() - 60
-        while stamps and stamps[0] < cutoff:
-            stamps.popleft()
-        return len(stamps) >= self.failures_per_minute
+        return self.failures.over(address)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:

@@ -1,7 +1,8 @@
-"""The hub: rooms in memory, their sockets, storage, clocks, bots and stand-ins.
+"""The hub: rooms in memory, their sockets and storage.
 
 Actions in one room are applied one at a time under the room's lock, written to storage,
-and only then told to the room's clients, each receiving its own seat's view.
+and only then told to the room's clients, each receiving its own seat's view. Clocks and
+bots live in autoplay.py; seats, grace periods and the host role in presence.py.
 """
 
 from __future__ import annotations
@@ -9,16 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-import msgspec
-
-from talltales.bots import Bot, make_bot
 from talltales.core.errors import ActionRefused
 from talltales.core.game import Event, Seat
 from talltales.core.registry import get_game
+from talltales.server.autoplay import Autoplay
 from talltales.server.connection import Connection
+from talltales.server.presence import Presence
 from talltales.server.protocol import (
     Ack,
     Act,
@@ -35,12 +35,14 @@ from talltales.server.protocol import (
     SetOptions,
     Start,
     Welcome,
+    encode,
 )
 from talltales.server.rooms import Room, Status, new_code
 from talltales.server.settings import Settings
 from talltales.server.storage import EntryRow, Storage
 
 log = logging.getLogger("talltales.server")
+CODE_TRIES = 200  # fresh codes tried before the server says it is full
 
 
 def wall_ms() -> int:
@@ -72,12 +74,10 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.clients: dict[str, set[Connection]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.grace: dict[tuple[str, Seat], asyncio.TimerHandle] = {}
-        self.bots: dict[tuple[str, int, Seat], Bot] = {}
-        self.busy_bots: set[tuple[str, Seat]] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
+        self.autoplay = Autoplay(self)
+        self.presence = Presence(self)
 
     # --- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -93,26 +93,27 @@ class Hub:
                 continue
             self._add(room)
             for seat in range(len(room.seats)):  # nobody is connected after a restart
-                self._start_grace(room, seat)
-            self._after_change(room)
+                self.presence.start_grace(room, seat)
+            self.autoplay.after_change(room)
         self.sweeper = asyncio.create_task(self._sweep())
 
     async def stop(self, restarting: bool = True) -> None:
         """Tell clients the server restarts, then close everything."""
         if self.sweeper:
             self.sweeper.cancel()
-        for handle in [*self.timers.values(), *self.grace.values()]:
-            handle.cancel()
+        self.autoplay.stop()
+        self.presence.stop()
         for task in list(self.tasks):
             task.cancel()
         await self.close_clients(restarting)
         await self.storage.close()
 
     async def close_clients(self, restarting: bool = True) -> None:
-        """Close every socket with 1012, after it has sent what is queued (and restarting).
+        """Close every socket with 1012 once it has sent what is queued (and 'restarting').
 
         The server calls this before its sockets are torn down, so the message gets out.
         """
+        self.autoplay.stopping = True
         conns = [conn for conns in self.clients.values() for conn in conns]
         for conn in conns:
             if restarting:
@@ -131,23 +132,34 @@ class Hub:
         self.clients.setdefault(room.code, set())
         self.locks.setdefault(room.code, asyncio.Lock())
 
-    def _spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a background task the hub cancels when it stops."""
         task = asyncio.create_task(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     # --- rooms over HTTP -------------------------------------------------------------------
     async def create_room(
-        self, game_id: str, name: str, options: dict[str, Any], family_filter: bool = True
+        self,
+        game_id: str,
+        name: str,
+        options: dict[str, Any],
+        family_filter: bool = True,
+        join_base: str = "",
     ) -> tuple[Room, Seat, str]:
         """A new room with its creator in seat 0 as host."""
         game = get_game(game_id)
         now = self.clock()
-        code = new_code()
-        while code in self.rooms or await self.storage.load(code) is not None:
+        for _ in range(CODE_TRIES):
             code = new_code()
+            if code not in self.rooms and await self.storage.load(code) is None:
+                break
+        else:
+            raise ActionRefused("the server has no free room codes; try again later")
         room = Room(code, game, options, now)
         room.family_filter = family_filter
+        base = self.settings.public_url or join_base
+        room.join_url = f"{base.rstrip('/')}/?join={code}" if base else ""
         seat, token = room.join(name, now)
         await self.storage.save_room(room.row())
         self._add(room)
@@ -159,7 +171,7 @@ class Hub:
         if code in self.rooms:
             return self.rooms[code]
         loaded = await self.storage.load(code)
-        if loaded is None or loaded[0].status not in ("finished",):
+        if loaded is None or loaded[0].status != "finished":
             raise RoomNotFound(f"there is no room {code}")
         return Room.restore(*loaded)
 
@@ -170,8 +182,8 @@ class Hub:
             raise RoomNotFound(f"there is no room {code.upper()}")
         async with self.locks[room.code]:
             seat, token = room.join(name, self.clock())
-            await self.storage.save_room(room.row())
-        self._broadcast_info(room)
+            await self._save_lobby(room)
+        self.broadcast_info(room)
         return room, seat, token
 
     # --- sockets ---------------------------------------------------------------------------
@@ -186,8 +198,9 @@ class Hub:
             if seat is None:
                 raise BadToken("that seat token does not belong to this room")
         conn.room, conn.seat = room.code, seat
-        if seat is not None:  # the others hear of it; this socket's room message says so too
-            await self._seat_connected(room, seat)
+        if seat is not None:  # before the room message, so it shows the seat connected
+            self.presence.connected(room, seat)
+            self.broadcast_info(room)
         self.clients[room.code].add(conn)
         now = self.clock()
         conn.send(Welcome(room.code, seat, room.version, now))
@@ -197,70 +210,26 @@ class Hub:
         if state is not None:
             conn.send(state)
 
-    async def _seat_connected(self, room: Room, seat: Seat) -> None:
-        state = room.seats[seat]
-        state.connections += 1
-        handle = self.grace.pop((room.code, seat), None)
-        if handle:
-            handle.cancel()
-        if state.stand_in:
-            state.stand_in = False
-        self._broadcast_info(room)
-
     async def disconnect(self, conn: Connection) -> None:
         """A socket went away; its seat keeps a grace period before a bot stands in."""
-        if conn.room is None or conn.room not in self.rooms:
+        room = self.rooms.get(conn.room or "")
+        if room is None:
             return
-        room = self.rooms[conn.room]
         self.clients[room.code].discard(conn)
-        if conn.seat is not None and conn.seat < len(room.seats):
-            state = room.seats[conn.seat]
-            state.connections = max(0, state.connections - 1)
-            if state.connections == 0:
-                self._start_grace(room, conn.seat)
-            self._broadcast_info(room)
-
-    def _start_grace(self, room: Room, seat: Seat) -> None:
-        if room.seats[seat].is_bot or room.seats[seat].connections:
-            return
-        key = (room.code, seat)
-        if key in self.grace:
-            self.grace[key].cancel()
-        loop = asyncio.get_running_loop()
-        self.grace[key] = loop.call_later(
-            self.settings.grace_seconds, lambda: self._spawn(self._grace_over(room, seat))
-        )
-
-    async def _grace_over(self, room: Room, seat: Seat) -> None:
-        self.grace.pop((room.code, seat), None)
-        if seat >= len(room.seats) or room.seats[seat].connections:
-            return
-        if room.status is Status.PLAYING:
-            room.seats[seat].stand_in = True
-        if room.host == seat:  # the host role passes to the next connected person
-            room.host = self._next_host(room, seat)
-        self._broadcast_info(room)
-        self._after_change(room)
-
-    @staticmethod
-    def _next_host(room: Room, leaving: Seat) -> Seat | None:
-        count = len(room.seats)
-        for step in range(1, count + 1):
-            seat = (leaving + step) % count
-            if not room.seats[seat].is_bot and room.seats[seat].connections:
-                return seat
-        return leaving
+        if conn.seat is not None:
+            self.presence.disconnected(room, conn.seat)
+            self.broadcast_info(room)
 
     async def handle(self, conn: Connection, message: ClientMessage) -> None:
         """One message from an attached socket; refusals go to the sender alone."""
         if isinstance(message, Ping):
             conn.send(Pong(self.clock()))
             return
-        if conn.room is None or conn.room not in self.rooms:
+        room = self.rooms.get(conn.room or "")
+        if room is None:
             conn.send(ErrorOut("no-room", "say hello with a room code first"))
             return
-        room = self.rooms[conn.room]
-        client_id = message.client_id if isinstance(message, Act) else None
+        client_id = getattr(message, "client_id", None)
         try:
             async with self.locks[room.code]:
                 await self._apply(room, conn, message)
@@ -274,11 +243,12 @@ class Hub:
             case Act(client_id=client_id, action=action):
                 if seat is None:
                     raise ActionRefused("spectators watch; they do not play")
+                await self.autoplay.catch_up(room)  # a deadline that passed comes first
                 result = room.act(seat, client_id, action, now)
                 if result is None:
                     conn.send(Ack(client_id, room.applied[(seat, client_id)], duplicate=True))
                     return
-                await self._commit(room, *result)
+                await self.commit(room, *result)
                 conn.send(Ack(client_id, room.version))
                 return
             case Start():
@@ -289,44 +259,28 @@ class Hub:
                 room.add_bot(seat, spec, now)
             case RemoveSeat(seat=target):
                 room.remove_seat(seat, target, now)
-                self._drop_seat_sockets(room, target)
+                self.presence.renumber(room, target, "the host removed this seat")
             case SetOptions(options=options, family_filter=family):
                 room.set_options(seat, options, family, now)
             case Leave():
-                self._leave(room, conn, now)
+                self.presence.leave(room, conn, now)
             case Hello():
                 raise ActionRefused("this socket has already said hello")
-        await self.storage.save_room(room.row())
-        if first:
-            await self.storage.append(room.code, room.game_number, first)
-        self._broadcast_info(room)
-        self._broadcast_state(room, [])
-        self._after_change(room)
+        await self._save_lobby(room, first)
+        self.broadcast_info(room)
+        self.broadcast_state(room, [])
+        self.autoplay.after_change(room)
 
-    def _leave(self, room: Room, conn: Connection, now: int) -> None:
-        seat = conn.seat
-        if seat is None:
-            raise ActionRefused("spectators hold no seat to leave")
-        if room.status is Status.LOBBY and seat != room.host:
-            room.remove_seat(room.host, seat, now)
-            self._drop_seat_sockets(room, seat)
-            return
-        state = room.seats[seat]
-        state.token_hash, state.bot, state.stand_in = None, self.settings.stand_in_bot, False
-        if room.host == seat:
-            room.host = self._next_host(room, seat)
-        conn.seat = None
-        room.version += 1
+    async def _save_lobby(self, room: Room, first: list[EntryRow] | None = None) -> None:
+        """Store a lobby change (and a new game's first entries) or undo it and refuse."""
+        try:
+            await self.storage.save_room(room.row(), first or [])
+        except Exception:
+            log.exception("storage failed in room %s; reloading it", room.code)
+            await self._reload(room.code)
+            raise ActionRefused("the server could not save that; please try again") from None
 
-    def _drop_seat_sockets(self, room: Room, seat: Seat) -> None:
-        for conn in list(self.clients[room.code]):
-            if conn.seat == seat:
-                conn.send(ErrorOut("removed", "the host removed this seat"))
-                conn.seat = None
-            elif conn.seat is not None and conn.seat > seat:
-                conn.seat -= 1  # seats after a removed one move up
-
-    async def _commit(self, room: Room, events: list[Event], entries: list[EntryRow]) -> None:
+    async def commit(self, room: Room, events: list[Event], entries: list[EntryRow]) -> None:
         """Store first, then tell: nothing acknowledged may be lost."""
         try:
             await self.storage.append(room.code, room.game_number, entries)
@@ -337,10 +291,10 @@ class Hub:
             await self._reload(room.code)
             raise ActionRefused("the server could not save that; please try again") from None
         room.remember(events)
-        self._broadcast_state(room, events)
+        self.broadcast_state(room, events)
         if room.status is Status.FINISHED:
-            self._broadcast_info(room)
-        self._after_change(room)
+            self.broadcast_info(room)
+        self.autoplay.after_change(room)
 
     async def _reload(self, code: str) -> None:
         loaded = await self.storage.load(code)
@@ -352,77 +306,23 @@ class Hub:
             self.rooms[code] = room
 
     # --- telling ---------------------------------------------------------------------------
-    def _broadcast_info(self, room: Room) -> None:
-        info = room.info()
+    def broadcast_info(self, room: Room) -> None:
+        """Send the room message to everyone in it (encoded once)."""
+        data = encode(room.info())
         for conn in self.clients.get(room.code, ()):
-            conn.send(info)
+            conn.send_encoded(data)
 
-    def _broadcast_state(self, room: Room, events: list[Event]) -> None:
+    def broadcast_state(self, room: Room, events: list[Event]) -> None:
+        """Send each socket its own seat's view, encoding once per seat."""
         now = self.clock()
-        cache: dict[Seat | None, Any] = {}
+        cache: dict[Seat | None, bytes | None] = {}
         for conn in self.clients.get(room.code, ()):
             if conn.seat not in cache:
-                cache[conn.seat] = room.state_for(conn.seat, events, now)
-            if cache[conn.seat] is not None:
-                conn.send(cache[conn.seat])
-
-    # --- clocks and bots -------------------------------------------------------------------
-    def _after_change(self, room: Room) -> None:
-        self._arm_clock(room)
-        for seat in room.bot_seats():
-            key = (room.code, seat)
-            if key not in self.busy_bots:
-                self.busy_bots.add(key)
-                self._spawn(self._bot_turn(room.code, seat))
-
-    def _arm_clock(self, room: Room) -> None:
-        handle = self.timers.pop(room.code, None)
-        if handle:
-            handle.cancel()
-        due = room.match.deadline() if room.match and room.status is Status.PLAYING else None
-        if due is None:
-            return
-        delay = max(0.0, (due - self.clock()) / 1000)
-        loop = asyncio.get_running_loop()
-        self.timers[room.code] = loop.call_later(delay, lambda: self._spawn(self._tick(room.code)))
-
-    async def _tick(self, code: str) -> None:
-        room = self.rooms.get(code)
-        if room is None:
-            return
-        async with self.locks[code]:
-            events, entries = room.tick(self.clock())
-            if entries:
-                await self._commit(room, events, entries)
-            else:
-                self._arm_clock(room)
-
-    async def _bot_turn(self, code: str, seat: Seat) -> None:
-        try:
-            if self.settings.bot_delay:
-                await asyncio.sleep(self.settings.bot_delay)
-            room = self.rooms.get(code)
-            if room is None or seat not in room.bot_seats() or room.match is None:
-                return
-            key = (code, room.game_number, seat)
-            spec = room.seats[seat].bot or self.settings.stand_in_bot
-            bot = self.bots.setdefault(key, make_bot(spec, room.seed + seat))
-            async with self.locks[code]:
-                if seat not in room.bot_seats():
-                    return
-                state = room.game.clone(room.match.state)
-                action = bot.choose(room.game, state, seat)
-                client_id = f"bot-{room.version}"
-                result = room.act(seat, client_id, _builtins(action), self.clock())
-                if result is not None:
-                    await self._commit(room, *result)
-        except ActionRefused:
-            log.exception("a bot's move was refused in room %s", code)
-        finally:
-            self.busy_bots.discard((code, seat))
-            room = self.rooms.get(code)
-            if room is not None and seat in room.bot_seats():
-                self._after_change(room)
+                state = room.state_for(conn.seat, events, now)
+                cache[conn.seat] = encode(state) if state is not None else None
+            data = cache[conn.seat]
+            if data is not None:
+                conn.send_encoded(data)
 
     # --- expiry ----------------------------------------------------------------------------
     async def _sweep(self) -> None:
@@ -440,16 +340,10 @@ class Hub:
                     row = room.row()
                     row.status = "expired"
                     await self.storage.save_room(row)
-                for handle in (self.timers.pop(code, None),):
-                    if handle:
-                        handle.cancel()
+                self.autoplay.forget(code)
+                self.presence.forget(code)
                 del self.rooms[code]
                 self.clients.pop(code, None)
+                self.locks.pop(code, None)
                 gone.append(code)
         return gone
-
-
-def _builtins(action: Any) -> dict[str, Any]:
-    result = msgspec.to_builtins(action)
-    assert isinstance(result, dict)
-    return result

@@ -18,6 +18,12 @@ class _In(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="ty
     """Base of client messages: unknown fields are refused."""
 
 
+class _Command(_In, frozen=True, kw_only=True):
+    """A lobby or seat command; a ``client_id``, if given, is echoed in its error."""
+
+    client_id: ClientId | None = None
+
+
 # --- client to server ----------------------------------------------------------------------
 class Hello(_In, frozen=True, tag="hello"):
     """First message on a socket: which room, and the seat token (none for spectators)."""
@@ -34,34 +40,34 @@ class Act(_In, frozen=True, tag="act"):
     action: dict[str, Any]
 
 
-class Start(_In, frozen=True, tag="start"):
+class Start(_Command, frozen=True, tag="start"):
     """Host: start the game with the seats as they are."""
 
 
-class AddBot(_In, frozen=True, tag="add-bot"):
+class AddBot(_Command, frozen=True, tag="add-bot"):
     """Host: seat a bot ('random', 'greedy', 'search')."""
 
     bot: BotName = "search"
 
 
-class RemoveSeat(_In, frozen=True, tag="remove-seat"):
+class RemoveSeat(_Command, frozen=True, tag="remove-seat"):
     """Host: remove a bot, or kick a player, from the lobby."""
 
     seat: int
 
 
-class SetOptions(_In, frozen=True, tag="set-options"):
+class SetOptions(_Command, frozen=True, tag="set-options"):
     """Host: change the game's options and house rules, and the room's settings."""
 
     options: dict[str, Any] = {}
     family_filter: bool | None = None
 
 
-class Rematch(_In, frozen=True, tag="rematch"):
+class Rematch(_Command, frozen=True, tag="rematch"):
     """Host: after the end, a new game with the same seats."""
 
 
-class Leave(_In, frozen=True, tag="leave"):
+class Leave(_Command, frozen=True, tag="leave"):
     """Give up the seat for good (a bot takes over a game in progress)."""
 
 
@@ -86,6 +92,7 @@ class SeatInfo(msgspec.Struct, frozen=True):
     connected: bool
     stand_in: bool = False  # a bot is playing for a disconnected player
     host: bool = False
+    bot: str | None = None  # which bot holds a bot seat
 
 
 class Welcome(_Out, frozen=True, tag="welcome"):
@@ -110,6 +117,7 @@ class RoomInfo(_Out, frozen=True, tag="room"):
     seats: list[SeatInfo]
     min_players: int
     max_players: int
+    join_url: str = ""  # the link (and QR code) that joins this room
 
 
 class EventOut(msgspec.Struct, frozen=True):

@@ -85,6 +85,7 @@ class Room:
         self.game = game
         self.options = options
         self.family_filter = True
+        self.join_url = ""
         self.seats: list[SeatState] = []
         self.host: Seat | None = None
         self.status = Status.LOBBY
@@ -148,15 +149,16 @@ class Room:
         self._changed(now)
         return len(self.seats) - 1
 
-    def remove_seat(self, by: Seat | None, seat: Seat, now: int) -> None:
-        """Host: remove a bot or kick a player from the lobby (seats after it move up)."""
-        self._host_only(by, "remove seats")
+    def remove_seat(self, by: Seat | None, seat: Seat, now: int, *, by_host: bool = True) -> None:
+        """Host: remove a bot or kick a player from the lobby (seats after it move up);
+        with ``by_host`` False, a player leaving by their own choice."""
+        if by_host:
+            self._host_only(by, "remove seats")
         self._lobby_only("seats are removed")
-        if not 0 <= seat < len(self.seats) or seat == self.host:
+        if not 0 <= seat < len(self.seats) or (by_host and seat == self.host):
             raise IllegalAction("there is no such seat to remove")
         del self.seats[seat]
-        assert self.host is not None
-        if self.host > seat:
+        if self.host is not None and self.host > seat:
             self.host -= 1
         self._changed(now)
 
@@ -213,7 +215,8 @@ class Room:
         if (seat, client_id) in self.applied:
             return None
         match = self._playing()
-        check_texts(action, self.family_filter)
+        if self.game.max_text:  # only games with free text have words to screen
+            check_texts(action, self.family_filter)
         before = len(match.record.entries)
         events = match.submit(seat, action, now)
         return events, self._accepted(before, now, client_id, seat)
@@ -283,11 +286,13 @@ class Room:
                     s.is_bot or s.connections > 0,
                     s.stand_in,
                     i == self.host,
+                    s.bot,
                 )
                 for i, s in enumerate(self.seats)
             ],
             min_players=self.game.min_players,
             max_players=self.game.max_players,
+            join_url=self.join_url,
         )
 
     def state_for(self, seat: Seat | None, events: list[Event], now: int) -> StateOut | None:
@@ -341,6 +346,7 @@ class Room:
             family_filter=self.family_filter,
             seed=self.seed,
             game_number=self.game_number,
+            join_url=self.join_url,
         )
 
     @classmethod
@@ -350,7 +356,8 @@ class Room:
         room.seats = [SeatState(s.name, s.token_hash, s.bot) for s in row.seats]
         room.host, room.family_filter = row.host, row.family_filter
         room.seed, room.game_number = row.seed, row.game_number
-        room.status, room.updated = Status(row.status), row.updated
+        room.status, room.join_url = Status(row.status), row.join_url
+        room.updated = max([row.updated] + [e.time for e in entries])  # moves count as activity
         room.version = max([row.version] + [e.version for e in entries])
         if room.status is not Status.LOBBY:
             record = Record(

@@ -41,7 +41,9 @@ def serve(settings: Settings) -> None:
         ws_max_size=MAX_MESSAGE_BYTES,
         ws_ping_interval=settings.ping_interval,
         ws_ping_timeout=settings.ping_interval,
+        ws_per_message_deflate=settings.compression,
         log_level="info",
+        access_log=False,  # one line per socket is too much at thousands of phones
         timeout_graceful_shutdown=5,
     )
     _Server(config, application).run()

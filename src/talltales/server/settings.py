@@ -1,4 +1,4 @@
-"""Server settings: embedded defaults, overridable from the command line or environment."""
+"""Server settings: embedded defaults, overridable from the command line."""
 
 from __future__ import annotations
 
@@ -24,3 +24,6 @@ class Settings(msgspec.Struct, kw_only=True):
     message_burst: int = 60  # per connection, messages at once
     outgoing_queue: int = 512  # messages waiting for a slow client before it is dropped
     ping_interval: float = 20.0  # WebSocket pings; a missed pong closes the socket
+    rooms_per_minute: int = 30  # rooms one address may create
+    compression: bool = False  # per-message deflate: less traffic, more CPU and memory
+    public_url: str = ""  # the address players reach, for join links; empty: as requested

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ class RoomRow(msgspec.Struct):
     family_filter: bool = True
     seed: int = 0
     game_number: int = 0  # bumped by each rematch
+    join_url: str = ""
 
 
 class EntryRow(msgspec.Struct, array_like=True):
@@ -55,8 +57,9 @@ class Storage(ABC):
     """Where rooms and their logs live."""
 
     @abstractmethod
-    async def save_room(self, room: RoomRow) -> None:
-        """Insert or replace the room's row."""
+    async def save_room(self, room: RoomRow, entries: Sequence[EntryRow] = ()) -> None:
+        """Insert or replace the room's row, with its current game's first entries if any,
+        in one transaction (a game that draws at setup must not lose its draw)."""
 
     @abstractmethod
     async def append(self, code: str, game_number: int, entries: list[EntryRow]) -> None:
@@ -81,9 +84,11 @@ class MemoryStorage(Storage):
         self.rooms: dict[str, RoomRow] = {}
         self.logs: dict[tuple[str, int], list[EntryRow]] = {}
 
-    async def save_room(self, room: RoomRow) -> None:
-        """Store a copy of the row."""
+    async def save_room(self, room: RoomRow, entries: Sequence[EntryRow] = ()) -> None:
+        """Store a copy of the row (and the first entries)."""
         self.rooms[room.code] = msgspec.structs.replace(room, seats=list(room.seats))
+        if entries:
+            await self.append(room.code, room.game_number, list(entries))
 
     async def append(self, code: str, game_number: int, entries: list[EntryRow]) -> None:
         """Extend the game's log."""
@@ -133,12 +138,19 @@ class SqliteStorage(Storage):
         self._room_decoder = msgspec.json.Decoder(RoomRow)
         self._entry_decoder = msgspec.json.Decoder(EntryRow)
 
-    async def save_room(self, room: RoomRow) -> None:
-        """Upsert the room row."""
-        self.db.execute(
-            "INSERT OR REPLACE INTO rooms (code, status, updated, row) VALUES (?, ?, ?, ?)",
-            (room.code, room.status, room.updated, self._room_encoder.encode(room)),
-        )
+    async def save_room(self, room: RoomRow, entries: Sequence[EntryRow] = ()) -> None:
+        """Upsert the room row, and insert the first entries, in one transaction."""
+        encode = self._room_encoder.encode
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT OR REPLACE INTO rooms (code, status, updated, row) VALUES (?, ?, ?, ?)",
+                (room.code, room.status, room.updated, encode(room)),
+            )
+            self.db.executemany(
+                "INSERT INTO entries (code, game_number, idx, entry) VALUES (?, ?, ?, ?)",
+                [(room.code, room.game_number, e.index, encode(e)) for e in entries],
+            )
 
     async def append(self, code: str, game_number: int, entries: list[EntryRow]) -> None:
         """Insert the entries in one transaction (the primary key refuses a reused index)."""
