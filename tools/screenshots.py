@@ -1,0 +1,82 @@
+"""Take the README's screenshots of the web client: the lobby, the table and a phone.
+
+Starts a real server (as tests/server/harness.py does) and a headless Chromium (Debian's, at
+/usr/bin/chromium), then plays with the same browser flows as tests/web: Ann creates a room
+on her phone, Bob joins with the code, Ann adds a bot and starts, and both phones play until
+a few cards are collected and Ann is choosing a move.
+
+    uv run python tools/screenshots.py                  # writes docs/screenshots/*.png
+    uv run python tools/screenshots.py --out /tmp/shots
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from server.harness import running, settings_for  # noqa: E402
+from web.flows import (  # noqa: E402
+    add_bot,
+    create_room,
+    join_room,
+    launch,
+    open_table,
+    phone_context,
+    play,
+    start,
+    table_context,
+)
+
+TABLE_SIZE = {"width": 1440, "height": 900}
+CARDS_BEFORE_THE_SHOT = 4
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args()
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = settings_for(Path(tmp), bot_delay=0.2, message_rate=200.0, message_burst=400)
+        with running(settings) as server, sync_playwright() as playwright:
+            browser = launch(playwright)
+            base = server.http
+            still = {"reduced_motion": "reduce"}  # no animation caught half-way
+            ann = phone_context(browser, device_scale_factor=2, **still).new_page()
+            bob = phone_context(browser, **still).new_page()
+            table = table_context(browser, viewport=TABLE_SIZE, **still).new_page()
+
+            code = create_room(ann, base, "Ann")
+            join_room(bob, base, code, "Bob")
+            open_table(table, base, code)
+            add_bot(ann, 2)
+            expect(table.get_by_test_id("seat-2")).to_contain_text("Bot")
+            table.screenshot(path=out / "lobby.png")
+
+            start(ann)
+            cards = table.locator("[data-testid=scoreboard] .card-chip")
+            play([ann, bob], lambda: cards.count() >= CARDS_BEFORE_THE_SHOT)
+            roll = ann.locator("[data-testid=roll]:enabled")
+            play([bob], lambda: roll.count() > 0)
+            roll.click()
+            expect(ann.get_by_test_id("choice-0")).to_be_enabled()
+            expect(table.get_by_test_id("turn-banner")).to_contain_text("choosing a move")
+            ann.wait_for_timeout(300)  # the die's short settle, even with reduced motion
+            table.screenshot(path=out / "table.png")
+            ann.screenshot(path=out / "phone.png")  # what the phone shows, no scrolling
+            browser.close()
+    for name in ("lobby", "table", "phone"):
+        print(out / f"{name}.png")
+
+
+if __name__ == "__main__":
+    main()
