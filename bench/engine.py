@@ -33,14 +33,13 @@ def step(game: Game[Any, Any], state: Any, rng: Rng) -> None:
     if CHANCE in pending:
         game.apply(state, CHANCE, game.sample_chance(state))
         return
-    seats = sorted(s for s in pending if s >= 0)
-    if not seats:
+    if not pending:
         due = game.deadline(state)
         if due is None:
             raise RuntimeError(f"{game.id}: stuck with nobody to move")
         game.tick(state, due)
         return
-    seat = seats[0]
+    seat = min(pending)  # the lowest pending seat (CHANCE was handled above)
     action = rng.choice(game.legal_actions(state, seat))
     game.validate(state, seat, action)
     game.apply(state, seat, action)

@@ -101,6 +101,9 @@ class WouldYouBelieveIt(Game[State, Action]):
     action_type = Action
     options_type = Options
 
+    def __init__(self) -> None:
+        self._last_throw: tuple[int, tuple[int, int]] = (-1, (0, 0))
+
     # --- setup -----------------------------------------------------------------------------
     def setup(self, players: int, options: Any, seed: int, content: Any = None) -> State:
         """Lay the route, put guards on fortune cards, +8 and +7, and figures on Start."""
@@ -251,7 +254,7 @@ class WouldYouBelieveIt(Game[State, Action]):
                 state.phase = Phase.DIE
                 return [Event("roll", f"seat {seat} throws the die", data={"seat": seat})]
             case Die(value=value):
-                state.rng, _ = rng.below(state.rng, 6)  # the throw is spent, scripted or drawn
+                state.rng = self._throw(state.rng)[0]  # the throw is spent, scripted or drawn
                 state.roll = value
                 state.phase = Phase.MOVE
                 return [Event("die", f"the die shows {value}", data={"value": value})]
@@ -332,8 +335,14 @@ class WouldYouBelieveIt(Game[State, Action]):
         """What the state's own generator rolls next; applying the Die spends it."""
         if state.phase is not Phase.DIE:
             raise IllegalAction("the die has not been thrown")
-        _, face = rng.below(state.rng, 6)
-        return DIE_FACES[face]
+        return DIE_FACES[self._throw(state.rng)[1]]
+
+    def _throw(self, before: int) -> tuple[int, int]:
+        """(generator state after, face index) of one throw; the last one is remembered,
+        since drawing a die and applying it compute the same throw."""
+        if self._last_throw[0] != before:
+            self._last_throw = (before, rng.below(before, 6))
+        return self._last_throw[1]
 
     # --- views -----------------------------------------------------------------------------
     def view(self, state: State, seat: Seat | None) -> msgspec.Struct:
