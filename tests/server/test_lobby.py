@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from talltales.server.app import WEB
 from talltales.server.storage import SqliteStorage
 
 from .harness import Client, LiveServer, create_room, join_room, running, settings_for
@@ -319,3 +320,148 @@ def test_the_http_api_lists_games_and_refuses_unknown_rooms(tmp_path: Path) -> N
         assert joined.status_code == 404
         unknown = httpx.post(f"{server.http}/api/rooms", json={"game": "chess", "name": "Ann"})
         assert unknown.status_code == 400 and unknown.json()["code"] == "options"
+
+
+def test_a_refused_lobby_command_echoes_its_client_id(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+        guest = join_room(server, code, "Bob")
+
+        async def scenario() -> None:
+            ann = await connect(server, code, host["token"])
+            bob = await connect(server, code, guest["token"])
+            watcher = await connect(server, code, None)
+            await bob.send({"type": "start", "client_id": "c1"})
+            error = await bob.until("error")
+            assert error == {
+                "type": "error",
+                "code": "host-only",
+                "reason": "only the host may start the game",
+                "client_id": "c1",
+            }
+            # Every lobby command takes one; each refusal carries its own.
+            commands: list[tuple[Client, dict[str, Any], str]] = [
+                (bob, {"type": "add-bot", "bot": "greedy"}, "host-only"),
+                (bob, {"type": "remove-seat", "seat": 0}, "host-only"),
+                (bob, {"type": "set-options", "options": {"figures": 2}}, "host-only"),
+                (bob, {"type": "rematch"}, "host-only"),
+                (ann, {"type": "add-bot", "bot": "nonsense"}, "illegal"),
+                (ann, {"type": "set-options", "options": {"figures": 9}}, "illegal"),
+                (ann, {"type": "rematch"}, "illegal"),
+                (watcher, {"type": "leave"}, "refused"),
+            ]
+            for number, (client, command, expected) in enumerate(commands):
+                client_id = f"cmd-{number}"
+                await client.send({**command, "client_id": client_id})
+                error = await client.until("error")
+                assert (error["code"], error.get("client_id")) == (expected, client_id), command
+            # Without one, the error has none; an empty or over-long one is malformed.
+            await bob.send({"type": "start"})
+            assert "client_id" not in await bob.until("error")
+            for bad in ("", "x" * 65):
+                assert await refused(bob, {"type": "start", "client_id": bad}) == "malformed"
+            # An accepted command is answered by the room message, as before.
+            await ann.send({"type": "add-bot", "bot": "greedy", "client_id": "c2"})
+            room = await until_room(bob, lambda r: len(r["seats"]) == 3)
+            assert room["seats"][2]["bot"] == "greedy"
+            assert shown(server, code)["room"]["version"] == room["version"]
+            for client in (ann, bob, watcher):
+                await client.__aexit__()
+
+        asyncio.run(scenario())
+
+
+async def first_room(server: LiveServer, code: str, token: str | None) -> dict[str, Any]:
+    """The room message a socket receives after hello."""
+    client = await connect(server, code, token)
+    room = frames(client, "room")[-1]
+    await client.__aexit__()
+    return room
+
+
+def test_the_room_carries_its_join_link_and_the_qr_code_shows_it(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        code = create_room(server, GAME, "Ann")["room"]
+        # Without a public URL, the link is made from the address the room was created at.
+        assert shown(server, code)["room"]["join_url"] == f"{server.http}/?join={code}"
+        qr = httpx.get(f"{server.http}/api/rooms/{code.lower()}/qr.svg")
+        assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml"
+        assert f"<title>{server.http}/?join={code}</title>" in qr.text
+
+    public = "http://party.example:9000"
+    for configured in (public, public + "/"):
+        with running(settings_for(tmp_path, public_url=configured)) as server:
+            grant = create_room(server, GAME, "Ann")
+            code = grant["room"]
+
+            room = asyncio.run(first_room(server, code, grant["token"]))
+            assert room["join_url"] == f"{public}/?join={code}"
+            assert room["join_url"].startswith(public) and room["join_url"].endswith(
+                f"/?join={code}"
+            )
+            assert shown(server, code)["room"]["join_url"] == room["join_url"]
+            qr = httpx.get(f"{server.http}/api/rooms/{code}/qr.svg")
+            assert qr.status_code == 200
+            assert qr.text.lstrip().startswith(("<?xml", "<svg"))
+            assert f"<title>{public}/?join={code}</title>" in qr.text
+            assert "127.0.0.1" not in qr.text
+
+    # The link is stored with the room: a restarted server keeps it.
+    with running(settings_for(tmp_path)) as server:
+        assert shown(server, code)["room"]["join_url"] == f"{public}/?join={code}"
+
+
+def test_seats_say_which_bot_holds_them(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path, **QUICK_HANDS)) as server:
+        host = create_room(server, GAME, "Ann")
+        code = host["room"]
+        join_room(server, code, "Bob")
+
+        async def scenario() -> None:
+            ann = await connect(server, code, host["token"])
+            for bot in ("greedy", "random", "search:depth=1"):
+                await ann.send({"type": "add-bot", "bot": bot})
+            room = await until_room(ann, lambda r: len(r["seats"]) == 5)
+            assert [(s["kind"], s["bot"]) for s in room["seats"]] == [
+                ("human", None),
+                ("human", None),
+                ("bot", "greedy"),
+                ("bot", "random"),
+                ("bot", "search:depth=1"),
+            ]
+            assert all("bot" in s for s in room["seats"])  # sent as null for people
+            assert shown(server, code)["room"]["seats"] == room["seats"]
+            await ann.__aexit__()
+
+        asyncio.run(scenario())
+        raw = httpx.get(f"{server.http}/api/rooms/{code}").text
+        assert raw.count('"bot":null') == 2
+
+
+def test_security_headers_on_pages_api_and_static_files(tmp_path: Path) -> None:
+    with running(settings_for(tmp_path)) as server:
+        code = create_room(server, GAME, "Ann")["room"]
+        paths = ["/api/games", f"/api/rooms/{code}", f"/api/rooms/{code}/qr.svg", "/api/rooms/XXXX"]
+        if (WEB / "index.html").exists():
+            paths.append("/")
+        for path in paths:
+            response = httpx.get(f"{server.http}{path}")
+            assert response.status_code in (200, 404), path
+            headers = response.headers
+            policy = headers["content-security-policy"]
+            for directive in ("default-src 'self'", "script-src 'self'", "frame-ancestors 'none'"):
+                assert directive in policy, (path, policy)
+            assert headers["x-content-type-options"] == "nosniff", path
+            assert headers["referrer-policy"] == "no-referrer", path
+            assert headers.get("cache-control") != "no-cache", path  # only static files
+        if (WEB / "index.html").exists():
+            page = httpx.get(f"{server.http}/")
+            assert page.headers["content-type"].startswith("text/html")
+        script = httpx.get(f"{server.http}/static/app.js")
+        assert script.status_code == 200
+        assert script.headers["cache-control"] == "no-cache"
+        assert script.headers["x-content-type-options"] == "nosniff"
+        assert "content-security-policy" in script.headers
+        missing = httpx.get(f"{server.http}/static/no-such-file.js")
+        assert missing.status_code == 404 and missing.headers["cache-control"] == "no-cache"

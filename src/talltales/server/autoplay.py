@@ -83,7 +83,8 @@ class Autoplay:
                 (code, room.game_number, seat), make_bot(spec, room.seed + seat)
             )
             async with self.hub.locks[code]:
-                if seat not in room.bot_seats():
+                await self.catch_up(room)  # a deadline that passed comes first, as for people
+                if seat not in room.bot_seats() or room.match is None:
                     return
                 action = bot.choose(room.game, room.game.clone(room.match.state), seat)
                 result = room.act(seat, f"bot-{room.version}", _builtins(action), self.hub.clock())

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any
 
 from talltales.core.errors import ActionRefused
@@ -182,7 +183,7 @@ class Hub:
             raise RoomNotFound(f"there is no room {code.upper()}")
         async with self.locks[room.code]:
             seat, token = room.join(name, self.clock())
-            await self._save_lobby(room)
+            await self.save_lobby(room)
         self.broadcast_info(room)
         return room, seat, token
 
@@ -239,6 +240,7 @@ class Hub:
     async def _apply(self, room: Room, conn: Connection, message: ClientMessage) -> None:
         now, seat = self.clock(), conn.seat
         first: list[EntryRow] = []
+        tell: Callable[[], None] | None = None  # sockets are told once the change is stored
         match message:
             case Act(client_id=client_id, action=action):
                 if seat is None:
@@ -259,19 +261,21 @@ class Hub:
                 room.add_bot(seat, spec, now)
             case RemoveSeat(seat=target):
                 room.remove_seat(seat, target, now)
-                self.presence.renumber(room, target, "the host removed this seat")
+                tell = partial(self.presence.renumber, room, target, "the host removed this seat")
             case SetOptions(options=options, family_filter=family):
                 room.set_options(seat, options, family, now)
             case Leave():
-                self.presence.leave(room, conn, now)
+                tell = self.presence.leave(room, conn, now)
             case Hello():
                 raise ActionRefused("this socket has already said hello")
-        await self._save_lobby(room, first)
+        await self.save_lobby(room, first)
+        if tell is not None:
+            tell()
         self.broadcast_info(room)
         self.broadcast_state(room, [])
         self.autoplay.after_change(room)
 
-    async def _save_lobby(self, room: Room, first: list[EntryRow] | None = None) -> None:
+    async def save_lobby(self, room: Room, first: list[EntryRow] | None = None) -> None:
         """Store a lobby change (and a new game's first entries) or undo it and refuse."""
         try:
             await self.storage.save_room(room.row(), first or [])
@@ -299,10 +303,13 @@ class Hub:
     async def _reload(self, code: str) -> None:
         loaded = await self.storage.load(code)
         if loaded is not None:
-            old = self.rooms[code]
+            stand_ins = {seat.name for seat in self.rooms[code].seats if seat.stand_in}
             room = Room.restore(*loaded)
-            for new, previous in zip(room.seats, old.seats, strict=False):
-                new.connections, new.stand_in = previous.connections, previous.stand_in
+            for seat in room.seats:  # by name: an undone removal puts its seat back
+                seat.stand_in = seat.name in stand_ins
+            for conn in self.clients.get(code, ()):  # sockets were not re-pointed: recount
+                if conn.seat is not None and conn.seat < len(room.seats):
+                    room.seats[conn.seat].connections += 1
             self.rooms[code] = room
 
     # --- telling ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from talltales.core.errors import ActionRefused
@@ -15,13 +16,20 @@ if TYPE_CHECKING:
     from talltales.server.hub import Hub
 
 
-def next_host(room: Room, leaving: Seat) -> Seat | None:
-    """The next connected person after ``leaving``, or ``leaving`` if there is nobody."""
+def next_host(room: Room, leaving: Seat, *, or_absent: bool = False) -> Seat:
+    """The next connected person after ``leaving``; with ``or_absent``, failing that, the
+    next person even if away; ``leaving`` if there is nobody."""
     count = len(room.seats)
-    for step in range(1, count + 1):
-        seat = (leaving + step) % count
-        if not room.seats[seat].is_bot and room.seats[seat].connections:
-            return seat
+    people = [
+        seat
+        for seat in ((leaving + step) % count for step in range(1, count))
+        if not room.seats[seat].is_bot
+    ]
+    connected = [seat for seat in people if room.seats[seat].connections]
+    if connected:
+        return connected[0]
+    if or_absent and people:  # a host who leaves must not take the role away with them
+        return people[0]
     return leaving
 
 
@@ -74,35 +82,46 @@ class Presence:
             self.grace.pop((code, seat), None)
             if room.seats[seat].connections:
                 return
-            if room.status is Status.PLAYING:
-                room.seats[seat].stand_in = True
-            if room.host == seat:
-                room.host = next_host(room, seat)
+            stand_in = room.status is Status.PLAYING and not room.seats[seat].stand_in
+            host = next_host(room, seat) if room.host == seat else room.host
+            if not stand_in and host == room.host:
+                return  # nothing changes (a guest away from the lobby): no new version
+            room.seats[seat].stand_in = room.seats[seat].stand_in or stand_in
+            room.host = host
             room.version += 1
-            await self.hub.storage.save_room(room.row())
+            try:
+                await self.hub.save_lobby(room)
+            except ActionRefused:
+                return  # the room was reloaded as stored; the grace simply did not happen
         self.hub.broadcast_info(room)
         self.hub.autoplay.after_change(room)
 
-    def leave(self, room: Room, conn: Connection, now: int) -> None:
-        """The sender gives up its seat: removed in the lobby, played by a bot in a game."""
+    def leave(self, room: Room, conn: Connection, now: int) -> Callable[[], None]:
+        """The sender gives up its seat: removed in the lobby, played by a bot in a game.
+
+        Changes the room only; returns what tells the seat's sockets, to be run once the
+        change is stored (a change that cannot be stored is undone, and nobody is told).
+        """
         seat = conn.seat
         if seat is None:
             raise ActionRefused("spectators hold no seat to leave")
         if room.host == seat:
-            room.host = next_host(room, seat)
+            room.host = next_host(room, seat, or_absent=True)
         if room.status is Status.LOBBY:
-            if room.host == seat:  # nobody else is here: the room closes with its host
+            if room.host == seat:  # no other person is seated: the room closes with its host
                 room.host = None
             room.remove_seat(room.host, seat, now, by_host=False)
-            self.renumber(room, seat, "you left the room")
-            return
+            return lambda: self.renumber(room, seat, "you left the room")
         state = room.seats[seat]
         state.token_hash, state.bot, state.stand_in = None, self.hub.settings.stand_in_bot, False
+        room.version += 1
+        return lambda: self._detach(room, seat)
+
+    def _detach(self, room: Room, seat: Seat) -> None:
         for other in self.hub.clients.get(room.code, ()):
             if other.seat == seat:  # every socket of the seat, not only the sender
                 other.send(ErrorOut("removed", "you left the game; a bot plays your seat"))
                 other.seat = None
-        room.version += 1
 
     def renumber(self, room: Room, removed: Seat, why: str) -> None:
         """A lobby seat went: tell its sockets, move later seats up and re-welcome them."""
