@@ -207,7 +207,7 @@ class ServerProcess:
 def talltales_argv(port: int, database: Path, profile: Path | None) -> list[str]:
     """The real server, optionally under cProfile."""
     serve = ["-m", "talltales.cli", "serve", "--port", str(port)]
-    serve += ["--database", str(database), "--bot-delay", "0"]
+    serve += ["--database", str(database), "--bot-delay", "0", "--rooms-per-minute", "100000"]
     if profile is None:
         return [sys.executable, *serve]
     return [sys.executable, "-m", "cProfile", "-o", str(profile), *serve]

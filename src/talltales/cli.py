@@ -327,6 +327,9 @@ def serve(
     per_address: Annotated[
         int, typer.Option(help="Sockets one address may hold (a school behind NAT needs more).")
     ] = 64,
+    rooms_per_minute: Annotated[
+        int, typer.Option(help="New rooms one address may create in a minute.")
+    ] = 30,
 ) -> None:
     """Run the game server (rooms, WebSockets) on embedded defaults: SQLite, in-process."""
     from talltales.server.run import serve as run_server
@@ -342,6 +345,7 @@ def serve(
         public_url=public_url,
         compression=compression,
         max_connections_per_address=per_address,
+        rooms_per_minute=rooms_per_minute,
     )
     run_server(settings)
 

@@ -36,6 +36,13 @@ def test_json_round_trip(case: Any) -> None:
                 assert msgspec.json.decode(wire, type=game.action_type) == action
                 assert decode_action(game, wire) == action
                 assert decode_action(game, msgspec.to_builtins(action)) == action
+            # Views for many seats at once equal the views one by one.
+            together = game.views(state, seats(players))
+            assert set(together) == set(seats(players))
+            for seat in seats(players):
+                assert encode(together[seat]) == encode(game.view(state, seat)), (
+                    f"{case.id}: views() differs from view() for seat {seat}"
+                )
             # Views: they encode, and decode to a JSON object.
             for seat in seats(players):
                 view = game.view(state, seat)

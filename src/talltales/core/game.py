@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
 import msgspec
@@ -145,6 +146,11 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def view(self, state: S, seat: Seat | None) -> msgspec.Struct:
         """Everything ``seat`` may see (None: the public table view), built by allow-list."""
+
+    def views(self, state: S, seats: Iterable[Seat | None]) -> dict[Seat | None, msgspec.Struct]:
+        """The views of several seats at once; a game may share the work between them, but
+        each must equal ``view(state, seat)``."""
+        return {seat: self.view(state, seat) for seat in seats}
 
     @abstractmethod
     def secrets(self, state: S) -> list[Secret]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -126,6 +126,10 @@ class Match(Generic[S, A]):
     def view(self, seat: Seat | None) -> msgspec.Struct:
         """What ``seat`` may see (None: the public view)."""
         return self.game.view(self.state, seat)
+
+    def views(self, seats: Iterable[Seat | None]) -> dict[Seat | None, msgspec.Struct]:
+        """The views of several seats at once."""
+        return self.game.views(self.state, seats)
 
     def deadline(self) -> int | None:
         """The next time a tick would change something."""

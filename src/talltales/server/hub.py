@@ -321,13 +321,11 @@ class Hub:
 
     def broadcast_state(self, room: Room, events: list[Event]) -> None:
         """Send each socket its own seat's view, encoding once per seat."""
-        now = self.clock()
-        cache: dict[Seat | None, bytes | None] = {}
-        for conn in self.clients.get(room.code, ()):
-            if conn.seat not in cache:
-                state = room.state_for(conn.seat, events, now)
-                cache[conn.seat] = encode(state) if state is not None else None
-            data = cache[conn.seat]
+        conns = self.clients.get(room.code, ())
+        states = room.states_for({conn.seat for conn in conns}, events, self.clock())
+        encoded = {seat: encode(state) for seat, state in states.items()}
+        for conn in conns:
+            data = encoded.get(conn.seat)
             if data is not None:
                 conn.send_encoded(data)
 

@@ -10,6 +10,7 @@ import enum
 import hashlib
 import secrets
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -297,21 +298,34 @@ class Room:
 
     def state_for(self, seat: Seat | None, events: list[Event], now: int) -> StateOut | None:
         """The game as ``seat`` (None: the table and spectators) may see it, with its events."""
+        return self.states_for([seat], events, now).get(seat)
+
+    def states_for(
+        self, seats: Iterable[Seat | None], events: list[Event], now: int
+    ) -> dict[Seat | None, StateOut]:
+        """What each of ``seats`` may see, sharing the work that is the same for all."""
         if self.match is None:
-            return None
+            return {}
         match = self.match
         outcome = match.outcome()
-        return StateOut(
-            room=self.code,
-            version=self.version,
-            view=match.view(seat),  # a Struct: encoded once, straight to JSON
-            events=[EventOut(e.kind, e.text, dict(e.data)) for e in events if e.visible_to(seat)],
-            pending=sorted(match.pending()),
-            legal=list(match.legal_actions(seat)) if seat is not None else [],
-            deadline=match.deadline(),
-            outcome=msgspec.to_builtins(outcome) if outcome else None,
-            server_time=now,
-        )
+        shared = msgspec.to_builtins(outcome) if outcome else None
+        pending, deadline = sorted(match.pending()), match.deadline()
+        return {
+            seat: StateOut(
+                room=self.code,
+                version=self.version,
+                view=view,  # a Struct: encoded once, straight to JSON
+                events=[
+                    EventOut(e.kind, e.text, dict(e.data)) for e in events if e.visible_to(seat)
+                ],
+                pending=pending,
+                legal=list(match.legal_actions(seat)) if seat is not None else [],
+                deadline=deadline,
+                outcome=shared,
+                server_time=now,
+            )
+            for seat, view in match.views(seats).items()
+        }
 
     def missed(self, since: int) -> list[Event] | None:
         """Events after version ``since``, or None when they are no longer kept."""

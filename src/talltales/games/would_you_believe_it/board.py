@@ -28,7 +28,11 @@ FIXED_LAYOUT = (
 
 def label(value: int) -> str:
     """How a route card is written: '+8', '-4' or 'F'."""
-    return "F" if value == FORTUNE else f"{value:+d}"
+    found = _LABELS.get(value)
+    return found if found is not None else f"{value:+d}"
+
+
+_LABELS = {v: "F" if v == FORTUNE else f"{v:+d}" for v in range(-9, 10)}  # every view needs them
 
 
 def parse_label(text: str) -> int:

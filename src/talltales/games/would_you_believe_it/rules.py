@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 import msgspec
@@ -30,7 +31,7 @@ from talltales.games.would_you_believe_it.state import (
     Roll,
     State,
 )
-from talltales.games.would_you_believe_it.view import build_view
+from talltales.games.would_you_believe_it.view import build_view, build_views
 
 FINISH = board.FINISH
 T = TypeVar("T")
@@ -348,6 +349,13 @@ class WouldYouBelieveIt(Game[State, Action]):
     def view(self, state: State, seat: Seat | None) -> msgspec.Struct:
         """Everything on the table is public; the choices are shown to the seat to move."""
         return build_view(state, seat, self.legal_actions(state, seat) if seat is not None else [])
+
+    def views(
+        self, state: State, seats: Iterable[Seat | None]
+    ) -> dict[Seat | None, msgspec.Struct]:
+        """All the seats' views at once, sharing the table between them."""
+        legal = {s: self.legal_actions(state, s) if s is not None else [] for s in seats}
+        return dict(build_views(state, legal))
 
     def secrets(self, state: State) -> list[Secret]:
         """Only the die's future is hidden: the generator state."""

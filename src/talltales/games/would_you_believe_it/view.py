@@ -84,28 +84,38 @@ def _choice(state: State, seat: int, action: Action) -> Choice | None:
 
 def build_view(state: State, seat: int | None, legal: list[Action]) -> View:
     """Everything in this game is public except the die's future; choices go to the mover."""
-    choices = (
-        [c for a in legal if (c := _choice(state, seat, a)) is not None] if seat is not None else []
-    )
-    return View(
-        game="would-you-believe-it",
-        seat=seat,
-        phase=str(state.phase),
-        turn=state.turn,
-        roll=state.roll,
-        route=[
-            RouteCard(i + 1, board.label(v), state.present[i]) for i, v in enumerate(state.route)
-        ],
-        guards=list(state.guards),
-        players=[
-            PlayerView(
-                s,
-                list(figs),
-                [board.label(v) for v in state.collected[s]],
-                board.score(state.collected[s]),
-                all(p == board.FINISH for p in figs),
-            )
-            for s, figs in enumerate(state.figures)
-        ],
-        choices=choices,
-    )
+    return build_views(state, {seat: legal})[seat]
+
+
+def build_views(state: State, legal: dict[int | None, list[Action]]) -> dict[int | None, View]:
+    """The views of several seats: the table is built once and shared; only the choices of
+    the seat to move differ."""
+    label = board.label
+    route = [RouteCard(i + 1, label(v), state.present[i]) for i, v in enumerate(state.route)]
+    players = [
+        PlayerView(
+            s,
+            list(figs),
+            [label(v) for v in state.collected[s]],
+            board.score(state.collected[s]),
+            all(p == board.FINISH for p in figs),
+        )
+        for s, figs in enumerate(state.figures)
+    ]
+    guards, phase = list(state.guards), str(state.phase)
+    return {
+        seat: View(
+            game="would-you-believe-it",
+            seat=seat,
+            phase=phase,
+            turn=state.turn,
+            roll=state.roll,
+            route=route,
+            guards=guards,
+            players=players,
+            choices=[c for a in actions if (c := _choice(state, seat, a)) is not None]
+            if seat is not None
+            else [],
+        )
+        for seat, actions in legal.items()
+    }
