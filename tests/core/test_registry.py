@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from fixture_game import FIB_OFF, FibOff
 
 from talltales.core.errors import OptionsError
 from talltales.core.registry import games, get_game, register, unregister
 from talltales.games.would_you_believe_it import GAME as WYBI
-
-
-@pytest.fixture
-def fixture_registered() -> Iterator[None]:
-    register(FIB_OFF)
-    try:
-        yield
-    finally:
-        unregister(FIB_OFF.id)
 
 
 def test_the_shipped_game_is_registered() -> None:
@@ -37,7 +26,7 @@ def test_an_unknown_game_is_an_options_error_listing_the_known_ones() -> None:
     assert caught.value.code == "options"
 
 
-def test_register_and_unregister(fixture_registered: None) -> None:
+def test_register_and_unregister(fib_off: None) -> None:
     assert get_game("fib-off") is FIB_OFF
     assert FIB_OFF in games()
     assert [g.id for g in games()] == sorted(g.id for g in games())
@@ -51,7 +40,7 @@ def test_register_and_unregister(fixture_registered: None) -> None:
     unregister("fib-off")  # removing what is not there is harmless
 
 
-def test_a_second_game_with_the_same_id_is_refused(fixture_registered: None) -> None:
+def test_a_second_game_with_the_same_id_is_refused(fib_off: None) -> None:
     with pytest.raises(ValueError, match="fib-off"):
         register(FibOff())
     assert get_game("fib-off") is FIB_OFF

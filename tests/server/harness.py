@@ -30,11 +30,28 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-class LiveServer:
+class Loopback:
+    """A server listening on a loopback port: where to reach it over HTTP and WebSocket."""
+
+    port: int
+
+    @property
+    def http(self) -> str:
+        """Base URL for HTTP."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        """URL of the WebSocket."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+class LiveServer(Loopback):
     """uvicorn serving the real app in a thread; ``hub`` is the running hub."""
 
     def __init__(self, settings: Settings, storage: Storage | None = None) -> None:
         self.settings = settings
+        self.port = settings.port
         self.app = create_app(settings, storage)
         config = uvicorn.Config(
             self.app,
@@ -48,16 +65,6 @@ class LiveServer:
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def http(self) -> str:
-        """Base URL for HTTP."""
-        return f"http://127.0.0.1:{self.settings.port}"
-
-    @property
-    def ws(self) -> str:
-        """URL of the WebSocket."""
-        return f"ws://127.0.0.1:{self.settings.port}/ws"
 
     @property
     def hub(self) -> Hub:
@@ -107,7 +114,7 @@ def running(settings: Settings, storage: Storage | None = None) -> Iterator[Live
 
 
 def create_room(
-    server: LiveServer, game: str, name: str, options: dict[str, Any] | None = None
+    server: Loopback, game: str, name: str, options: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """POST /api/rooms; returns {room, seat, token}."""
     body = {"game": game, "name": name, "options": options or {}}
@@ -117,7 +124,7 @@ def create_room(
     return result
 
 
-def join_room(server: LiveServer, code: str, name: str) -> dict[str, Any]:
+def join_room(server: Loopback, code: str, name: str) -> dict[str, Any]:
     """POST /api/rooms/{code}/seats; returns {room, seat, token}."""
     response = httpx.post(f"{server.http}/api/rooms/{code}/seats", json={"name": name})
     assert response.status_code == 201, response.text

@@ -28,25 +28,15 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from talltales.core.registry import register, unregister
 from talltales.server.protocol import MAX_MESSAGE_BYTES, Ping, ProtocolError, decode_client
 from talltales.server.rooms import Room
 
 from .harness import LiveServer, running, settings_for
-from .test_load import NAMES, WYBI, Socket, on_server
+from .support import NAMES, WYBI, Socket, on_server
 
 Message = dict[str, Any] | str | bytes
 NOWHERE = ("OOOO", "IIII", "LLLL")  # codes never dealt: O, I and L are not in the alphabet
-
-
-@pytest.fixture(autouse=True)
-def fixture_game() -> Iterator[None]:
-    """The fixture game is playable on the in-process server during each test."""
-    register(FIB_OFF)
-    try:
-        yield
-    finally:
-        unregister(FIB_OFF.id)
+pytestmark = pytest.mark.usefixtures("fib_off")  # the fixture game is playable here
 
 
 # --- a server that must not crash --------------------------------------------------------

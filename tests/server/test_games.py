@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,29 +21,18 @@ from fixture_game import FIB_OFF
 from talltales.core.game import CLOCK, Game
 from talltales.core.match import replay_states
 from talltales.core.record import Record
-from talltales.core.registry import games, get_game, register, unregister
+from talltales.core.registry import games, get_game
 from talltales.server.rooms import Room
-from talltales.server.storage import EntryRow, SqliteStorage
+from talltales.server.storage import EntryRow
 
-from .harness import Client, LiveServer, create_room, join_room, running, settings_for
+from .harness import Client, LiveServer, running, settings_for
+from .players import Player
+from .support import QUICK_HANDS, frames, open_room, stored, until_room
 
 # Short timers so that the server's own clock closes the fixture game's timed phases.
 FAST_OPTIONS: dict[str, dict[str, Any]] = {"fib-off": {"write_ms": 250, "dispute_ms": 120}}
 GAME_IDS = sorted({g.id for g in games()} | {FIB_OFF.id})
-Stop = Callable[[dict[str, Any]], bool]
-# Test players answer within a millisecond, far faster than the per-socket message budget
-# allows people to (20 a second): lift it so that whole games fit in a second.
-QUICK_HANDS: dict[str, Any] = {"message_rate": 10_000.0, "message_burst": 10_000}
-
-
-@pytest.fixture(autouse=True)
-def fixture_game() -> Iterator[None]:
-    """The fixture game is playable on the in-process server during each test."""
-    register(FIB_OFF)
-    try:
-        yield
-    finally:
-        unregister(FIB_OFF.id)
+pytestmark = pytest.mark.usefixtures("fib_off")  # the fixture game is playable here
 
 
 def table_for(game: Game[Any, Any]) -> tuple[int, list[str]]:
@@ -53,115 +41,6 @@ def table_for(game: Game[Any, Any]) -> tuple[int, list[str]]:
     people = min(2, seats - 1) if seats > 1 else 1
     bots = ["greedy", "random", "greedy", "random"][: seats - people]
     return people, bots
-
-
-class Player:
-    """A person at a table: answers with a legal action from the list the server sends.
-
-    ``skip`` is the chance of letting a timed decision run out instead of answering.
-    """
-
-    def __init__(self, client: Client, seat: int, seed: int, skip: float = 0.0) -> None:
-        self.client = client
-        self.seat = seat
-        self.rng = random.Random(seed)
-        self.skip = skip
-        self.count = 0
-        self.outstanding: str | None = None
-        self.acted: set[int] = set()
-        self.latest: dict[str, Any] | None = None
-        self.acks: list[dict[str, Any]] = []
-        self.errors: list[dict[str, Any]] = []
-        self.sent: list[dict[str, Any]] = []
-
-    def resume(self, client: Client, state: dict[str, Any]) -> None:
-        """Carry on over a new socket from ``state`` (answers on the old one are lost)."""
-        self.client, self.latest = client, state
-        self.outstanding, self.acted = None, set()
-
-    async def settle(self) -> None:
-        """Read until the answer to the last action sent (ack or refusal) has arrived."""
-        while self.outstanding is not None:
-            message = await self.client.recv()
-            if message["type"] in ("ack", "error") and message.get("client_id") is not None:
-                (self.acks if message["type"] == "ack" else self.errors).append(message)
-                if message["client_id"] == self.outstanding:
-                    self.outstanding = None
-
-    def _due(self, state: dict[str, Any]) -> bool:
-        return (
-            self.outstanding is None
-            and state["version"] not in self.acted
-            and self.seat in state["pending"]
-            and bool(state["legal"])
-            and not state.get("outcome")
-        )
-
-    async def act(self, state: dict[str, Any]) -> None:
-        """Answer this state with a legal action (or let its timer run, sometimes)."""
-        self.acted.add(state["version"])
-        if state.get("deadline") is not None and self.rng.random() < self.skip:
-            return
-        self.count += 1
-        client_id = f"p{self.seat}-{self.count}"
-        message = {"type": "act", "client_id": client_id, "action": self.rng.choice(state["legal"])}
-        self.outstanding = client_id
-        self.sent.append(message)
-        await self.client.send(message)
-
-    async def play(self, stop: Stop | None = None, act: bool = True) -> dict[str, Any]:
-        """Play until the game is over (or ``stop`` says so); returns the last state seen."""
-        if self.latest is not None and (
-            self.latest.get("outcome") or (stop is not None and stop(self.latest))
-        ):
-            return self.latest
-        if act and self.latest is not None and self._due(self.latest):
-            await self.act(self.latest)
-        while True:
-            message = await self.client.recv()
-            kind = message["type"]
-            if kind == "state":
-                self.latest = message
-            elif kind in ("ack", "error") and message.get("client_id") is not None:
-                (self.acks if kind == "ack" else self.errors).append(message)
-                if message["client_id"] != self.outstanding:
-                    continue
-                self.outstanding = None
-            else:
-                continue
-            if self.latest is None:
-                continue
-            if self.latest.get("outcome") or (stop is not None and stop(self.latest)):
-                return self.latest
-            if act and self._due(self.latest):
-                await self.act(self.latest)
-
-
-async def until_room(
-    client: Client, test: Callable[[dict[str, Any]], bool], timeout: float = 10.0
-) -> dict[str, Any]:
-    """Skip messages until a room message passes ``test``."""
-    while True:
-        message = await client.until("room", timeout)
-        if test(message):
-            return message
-
-
-def frames(client: Client, kind: str) -> list[dict[str, Any]]:
-    """Every message of one type a client received, in order."""
-    decoded = [json.loads(f) for f in client.frames]
-    return [m for m in decoded if m["type"] == kind]
-
-
-async def stored(database: str, code: str) -> tuple[Any, list[EntryRow]]:
-    """A room's row and its current game's log, read from the SQLite file."""
-    storage = SqliteStorage(database)
-    try:
-        loaded = await storage.load(code)
-    finally:
-        await storage.close()
-    assert loaded is not None
-    return loaded
 
 
 def seen_by(
@@ -195,11 +74,9 @@ async def seat_everyone(
     server: LiveServer, game_id: str, people: int, bots: list[str], options: dict[str, Any]
 ) -> tuple[str, list[Client], Client, list[dict[str, Any]]]:
     """Create the room, seat the people and bots, and attach a spectator; not started."""
-    host = create_room(server, game_id, "Ann", options)
-    code = host["room"]
-    grants = [host] + [
-        join_room(server, code, name) for name in ["Bob", "Cat", "Dan"][: people - 1]
-    ]
+    code, grants = open_room(
+        server, game_id, *["Ann", "Bob", "Cat", "Dan"][:people], options=options
+    )
     clients = [Client(server.ws) for _ in grants]
     for client, grant in zip(clients, grants, strict=True):
         await client.__aenter__()

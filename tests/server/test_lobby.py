@@ -10,44 +10,29 @@ from typing import Any
 import httpx
 
 from talltales.server.app import WEB
-from talltales.server.storage import SqliteStorage
 
 from .harness import Client, LiveServer, create_room, join_room, running, settings_for
-from .test_games import QUICK_HANDS, Player, frames, until_room
-
-GAME = "would-you-believe-it"
-
-
-async def connect(server: LiveServer, code: str, token: str | None) -> Client:
-    """A new socket that has said hello and read the room message."""
-    client = Client(server.ws)
-    await client.__aenter__()
-    await client.hello(code, token)
-    await client.until("room")
-    return client
-
-
-def shown(server: LiveServer, code: str) -> dict[str, Any]:
-    """GET /api/rooms/{code}."""
-    response = httpx.get(f"{server.http}/api/rooms/{code}")
-    assert response.status_code == 200, response.text
-    result: dict[str, Any] = response.json()
-    return result
-
-
-async def refused(client: Client, message: dict[str, Any]) -> str:
-    """Send a message that must be refused; the refusal's code."""
-    await client.send(message)
-    error = await client.until("error")
-    code: str = error["code"]
-    return code
+from .players import Player
+from .support import (
+    QUICK_HANDS,
+    close,
+    connect,
+    frames,
+    holds_no_seat,
+    on_server,
+    open_room,
+    refused,
+    shown,
+    start_with_bots,
+    stored,
+    until_room,
+)
+from .support import WYBI as GAME
 
 
 def test_host_only_actions_from_anyone_else_change_nothing(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        guest = join_room(server, code, "Bob")
+        code, (host, guest) = open_room(server, GAME, "Ann", "Bob")
 
         async def scenario() -> None:
             ann = await connect(server, code, host["token"])
@@ -73,16 +58,14 @@ def test_host_only_actions_from_anyone_else_change_nothing(tmp_path: Path) -> No
             await ann.send({"type": "add-bot", "bot": "random"})
             changed = await until_room(bob, lambda r: len(r["seats"]) == 3)
             assert changed["version"] == before["version"] + 1
-            for client in (ann, bob, watcher):
-                await client.__aexit__()
+            await close(ann, bob, watcher)
 
         asyncio.run(scenario())
 
 
 def test_the_host_adds_and_removes_bots(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
+        code, (host,) = open_room(server, GAME, "Ann")
 
         async def scenario() -> None:
             ann = await connect(server, code, host["token"])
@@ -114,15 +97,11 @@ def test_the_host_adds_and_removes_bots(tmp_path: Path) -> None:
 
 def test_a_kicked_player_loses_the_seat_and_the_others_move_up(tmp_path: Path) -> None:
     with running(settings_for(tmp_path, **QUICK_HANDS)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        bob_grant = join_room(server, code, "Bob")
-        cat_grant = join_room(server, code, "Cat")
+        code, grants = open_room(server, GAME, "Ann", "Bob", "Cat")
+        bob_token = grants[1]["token"]
 
         async def scenario() -> None:
-            ann = await connect(server, code, host["token"])
-            bob = await connect(server, code, bob_grant["token"])
-            cat = await connect(server, code, cat_grant["token"])
+            ann, bob, cat = [await connect(server, code, g["token"]) for g in grants]
             await ann.send({"type": "remove-seat", "seat": 1})
             removed = await bob.until("error")
             assert removed["code"] == "removed"
@@ -131,29 +110,22 @@ def test_a_kicked_player_loses_the_seat_and_the_others_move_up(tmp_path: Path) -
             # The kicked socket holds no seat any more; its token opens nothing.
             assert await refused(bob, {"type": "start"}) == "host-only"
             await bob.__aexit__()
-            gone = Client(server.ws)
-            await gone.__aenter__()
-            await gone.send({"type": "hello", "room": code, "token": bob_grant["token"]})
-            assert (await gone.until("error"))["code"] == "bad-token"
-            await gone.__aexit__()
+            await holds_no_seat(server, code, bob_token)
 
             # Cat moved up to seat 1 and plays it.
-            await ann.send({"type": "add-bot", "bot": "greedy"})
-            await ann.send({"type": "start"})
+            await start_with_bots(ann, "greedy")
             players = [Player(ann, 0, seed=1), Player(cat, 1, seed=2)]
             finals = await asyncio.gather(*(p.play() for p in players))
             assert finals[0]["outcome"] == finals[1]["outcome"] is not None
             assert players[1].count >= 1 and finals[1]["view"]["seat"] == 1
-            await ann.__aexit__()
-            await cat.__aexit__()
+            await close(ann, cat)
 
         asyncio.run(scenario())
 
 
 def test_options_are_checked_and_the_family_filter_can_be_switched_off(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
+        code, (host,) = open_room(server, GAME, "Ann")
 
         async def scenario() -> None:
             ann = await connect(server, code, host["token"])
@@ -191,8 +163,7 @@ def test_options_are_checked_and_the_family_filter_can_be_switched_off(tmp_path:
 
 def test_starting_needs_enough_players_and_closes_the_lobby(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
+        code, (host,) = open_room(server, GAME, "Ann")
 
         async def scenario() -> None:
             ann = await connect(server, code, host["token"])
@@ -262,8 +233,7 @@ def test_idle_rooms_expire_and_finished_ones_stay_readable(tmp_path: Path) -> No
         async def scenario() -> list[str]:
             keeper = await connect(server, watched["room"], watched["token"])
             ann = await connect(server, done["room"], done["token"])
-            await ann.send({"type": "add-bot", "bot": "greedy"})
-            await ann.send({"type": "start"})
+            await start_with_bots(ann, "greedy")
             final = await Player(ann, 0, seed=9).play()
             assert final["outcome"] is not None
             await ann.__aexit__()
@@ -271,10 +241,7 @@ def test_idle_rooms_expire_and_finished_ones_stay_readable(tmp_path: Path) -> No
                 await asyncio.sleep(0.005)
             # Rooms nobody is connected to expire (idle_room_seconds is 0 here); a room
             # with someone in it stays, however long since it last changed.
-            assert server.hub.sweeper is not None
-            loop = server.hub.sweeper.get_loop()
-            expiry = asyncio.run_coroutine_threadsafe(server.hub.expire_idle(), loop)
-            gone: list[str] = await asyncio.wrap_future(expiry)
+            gone: list[str] = await on_server(server, server.hub.expire_idle)
             assert watched["room"] in server.hub.rooms
             await keeper.send({"type": "ping"})
             await keeper.until("pong")
@@ -294,15 +261,8 @@ def test_idle_rooms_expire_and_finished_ones_stay_readable(tmp_path: Path) -> No
         assert record.status_code == 200
         assert record.json()["game"] == GAME and record.json()["players"] == 2
 
-    async def stored_status(code: str) -> str:
-        storage = SqliteStorage(settings.database)
-        loaded = await storage.load(code)
-        await storage.close()
-        assert loaded is not None
-        return loaded[0].status
-
-    assert asyncio.run(stored_status(idle)) == "expired"
-    assert asyncio.run(stored_status(done["room"])) == "finished"
+    assert asyncio.run(stored(settings.database, idle))[0].status == "expired"
+    assert asyncio.run(stored(settings.database, done["room"]))[0].status == "finished"
 
 
 def test_the_http_api_lists_games_and_refuses_unknown_rooms(tmp_path: Path) -> None:
@@ -324,9 +284,7 @@ def test_the_http_api_lists_games_and_refuses_unknown_rooms(tmp_path: Path) -> N
 
 def test_a_refused_lobby_command_echoes_its_client_id(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        guest = join_room(server, code, "Bob")
+        code, (host, guest) = open_room(server, GAME, "Ann", "Bob")
 
         async def scenario() -> None:
             ann = await connect(server, code, host["token"])
@@ -366,8 +324,7 @@ def test_a_refused_lobby_command_echoes_its_client_id(tmp_path: Path) -> None:
             room = await until_room(bob, lambda r: len(r["seats"]) == 3)
             assert room["seats"][2]["bot"] == "greedy"
             assert shown(server, code)["room"]["version"] == room["version"]
-            for client in (ann, bob, watcher):
-                await client.__aexit__()
+            await close(ann, bob, watcher)
 
         asyncio.run(scenario())
 
@@ -414,9 +371,7 @@ def test_the_room_carries_its_join_link_and_the_qr_code_shows_it(tmp_path: Path)
 
 def test_seats_say_which_bot_holds_them(tmp_path: Path) -> None:
     with running(settings_for(tmp_path, **QUICK_HANDS)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        join_room(server, code, "Bob")
+        code, (host, _) = open_room(server, GAME, "Ann", "Bob")
 
         async def scenario() -> None:
             ann = await connect(server, code, host["token"])

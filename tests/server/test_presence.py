@@ -7,48 +7,30 @@ first, and logged first).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
-import pytest
 from fixture_game import FIB_OFF
 
 from talltales.core.game import CLOCK
-from talltales.core.registry import register, unregister
 from talltales.server.storage import EntryRow, RoomRow, SqliteStorage
 
-from .harness import Client, LiveServer, create_room, join_room, running, settings_for
-from .test_games import QUICK_HANDS, Player, frames, stored, until_room
-
-GAME = "would-you-believe-it"  # turn-based and without timers: nothing moves unless told
-
-
-async def connect(server: LiveServer, code: str, token: str | None) -> Client:
-    """A new socket that has said hello and read the room message."""
-    client = Client(server.ws)
-    await client.__aenter__()
-    await client.hello(code, token)
-    await client.until("room")
-    return client
-
-
-def shown(server: LiveServer, code: str) -> dict[str, Any]:
-    """The room message of GET /api/rooms/{code}."""
-    response = httpx.get(f"{server.http}/api/rooms/{code}")
-    assert response.status_code == 200, response.text
-    room: dict[str, Any] = response.json()["room"]
-    return room
-
-
-async def holds_no_seat(server: LiveServer, code: str, token: str) -> None:
-    """A token that opens nothing: hello is answered bad-token."""
-    gone = Client(server.ws)
-    await gone.__aenter__()
-    await gone.send({"type": "hello", "room": code, "token": token})
-    assert (await gone.until("error"))["code"] == "bad-token"
-    await gone.__aexit__()
+from .harness import Client, LiveServer, running, settings_for
+from .players import Player
+from .support import (
+    QUICK_HANDS,
+    close,
+    connect,
+    frames,
+    holds_no_seat,
+    open_room,
+    shown,
+    start_with_bots,
+    stored,
+    until_room,
+)
+from .support import WYBI as GAME  # turn-based and without timers: nothing moves unless told
 
 
 async def seat_of(server: LiveServer, code: str, token: str) -> int | None:
@@ -77,15 +59,13 @@ def test_a_guest_who_leaves_the_lobby_loses_the_seat_and_later_seats_move_up(
     tmp_path: Path,
 ) -> None:
     with running(settings_for(tmp_path, grace_seconds=30.0, **QUICK_HANDS)) as server:
-        host = create_room(server, GAME, "Ann", {"figures": 1})
-        code = host["room"]
-        grants = {name: join_room(server, code, name) for name in ("Bob", "Cat", "Dan")}
+        code, grants = open_room(server, GAME, "Ann", "Bob", "Cat", "Dan", options={"figures": 1})
+        tokens = [grant["token"] for grant in grants]
 
         async def scenario() -> None:
-            ann = await connect(server, code, host["token"])
-            bob, cat, dan = [await connect(server, code, grants[n]["token"]) for n in grants]
+            ann, bob, cat, dan = [await connect(server, code, token) for token in tokens]
             await until_room(ann, lambda r: all(s["connected"] for s in r["seats"]))
-            before = shown(server, code)["version"]
+            before = shown(server, code)["room"]["version"]
 
             await bob.send({"type": "leave"})
             removed = await bob.until("error")
@@ -104,7 +84,7 @@ def test_a_guest_who_leaves_the_lobby_loses_the_seat_and_later_seats_move_up(
             # Ann's seat did not move: no new welcome for her, only the room.
             await until_room(ann, lambda r: names(r) == ["Ann", "Cat", "Dan"])
             assert len(frames(ann, "welcome")) == 1
-            assert shown(server, code)["version"] == before + 1
+            assert shown(server, code)["room"]["version"] == before + 1
 
             # Bob's socket stays open as a spectator's; his token holds no seat.
             spectating = await until_room(bob, lambda r: len(r["seats"]) == 3)
@@ -116,12 +96,12 @@ def test_a_guest_who_leaves_the_lobby_loses_the_seat_and_later_seats_move_up(
                 "refused",
                 "spectators hold no seat to leave",
             )
-            await holds_no_seat(server, code, grants["Bob"]["token"])
+            await holds_no_seat(server, code, tokens[1])
             await bob.__aexit__()
 
             # The tokens followed their seats ...
-            assert await seat_of(server, code, grants["Cat"]["token"]) == 1
-            assert await seat_of(server, code, grants["Dan"]["token"]) == 2
+            assert await seat_of(server, code, tokens[2]) == 1
+            assert await seat_of(server, code, tokens[3]) == 2
             # ... and the moved sockets play as their new seats to the end.
             await ann.send({"type": "start"})
             players = [Player(ann, 0, seed=1), Player(cat, 1, seed=2), Player(dan, 2, seed=3)]
@@ -131,8 +111,7 @@ def test_a_guest_who_leaves_the_lobby_loses_the_seat_and_later_seats_move_up(
             for player in players:
                 assert player.count >= 1 and not player.errors
             assert [f["view"]["seat"] for f in finals] == [0, 1, 2]
-            for client in (ann, cat, dan):
-                await client.__aexit__()
+            await close(ann, cat, dan)
 
         asyncio.run(scenario())
 
@@ -141,16 +120,14 @@ def test_the_host_who_leaves_the_lobby_passes_the_role_to_the_next_connected_per
     tmp_path: Path,
 ) -> None:
     with running(settings_for(tmp_path, grace_seconds=30.0)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        bob_grant = join_room(server, code, "Bob")  # never connects
-        cat_grant = join_room(server, code, "Cat")
+        code, (host, bob_grant, cat_grant) = open_room(server, GAME, "Ann", "Bob", "Cat")
+        # Bob never connects.
 
         async def scenario() -> None:
             ann = await connect(server, code, host["token"])
             cat = await connect(server, code, cat_grant["token"])
             watcher = await connect(server, code, None)
-            before = shown(server, code)["version"]
+            before = shown(server, code)["room"]["version"]
 
             await ann.send({"type": "leave"})
             removed = await ann.until("error")
@@ -166,7 +143,7 @@ def test_the_host_who_leaves_the_lobby_passes_the_role_to_the_next_connected_per
                 ("Bob", False, False),
                 ("Cat", True, True),
             ]
-            assert shown(server, code) == room
+            assert shown(server, code)["room"] == room
             assert len(frames(watcher, "welcome")) == 1  # spectators have no seat to move
 
             # Cat may do what the host does; Ann, now a spectator, may not.
@@ -177,8 +154,7 @@ def test_the_host_who_leaves_the_lobby_passes_the_role_to_the_next_connected_per
             assert names(room) == ["Bob", "Cat", "Bot 1"]
             await holds_no_seat(server, code, host["token"])
             assert await seat_of(server, code, bob_grant["token"]) == 0
-            for client in (ann, cat, watcher):
-                await client.__aexit__()
+            await close(ann, cat, watcher)
 
         asyncio.run(scenario())
 
@@ -195,24 +171,20 @@ def test_a_host_who_leaves_while_everyone_else_is_away_leaves_the_role_behind(
     # (not with the host, which would leave a lobby nobody can start, or a game nobody can
     # offer a rematch of).
     with running(settings_for(tmp_path, grace_seconds=30.0, **QUICK_HANDS)) as server:
-        lobby = create_room(server, GAME, "Ann")
-        bob_grant = join_room(server, lobby["room"], "Bob")  # never connects
-        game = create_room(server, GAME, "Ann", {"figures": 1})
-        dan_grant = join_room(server, game["room"], "Dan")
+        lobby_code, (lobby, bob_grant) = open_room(server, GAME, "Ann", "Bob")  # Bob: away
+        code, (game, dan_grant) = open_room(server, GAME, "Ann", "Dan", options={"figures": 1})
 
         async def scenario() -> None:
-            ann = await connect(server, lobby["room"], lobby["token"])
+            ann = await connect(server, lobby_code, lobby["token"])
             await ann.send({"type": "leave"})
             assert (await ann.until("error"))["code"] == "removed"
             room = await until_room(ann, lambda r: len(r["seats"]) == 1)
             assert [(s["name"], s["host"]) for s in room["seats"]] == [("Bob", True)]
             await ann.__aexit__()
-            bob = await connect(server, lobby["room"], bob_grant["token"])
-            await bob.send({"type": "add-bot", "bot": "greedy"})
-            await bob.send({"type": "start"})
+            bob = await connect(server, lobby_code, bob_grant["token"])
+            await start_with_bots(bob, "greedy")
             await until_room(bob, lambda r: r["status"] == "playing")
 
-            code = game["room"]
             host = await connect(server, code, game["token"])
             dan = await connect(server, code, dan_grant["token"])
             await host.send({"type": "start"})
@@ -233,17 +205,14 @@ def test_a_host_who_leaves_while_everyone_else_is_away_leaves_the_role_behind(
                 ("bot", False),
                 ("human", True),
             ]
-            for client in (bob, back):
-                await client.__aexit__()
+            await close(bob, back)
 
         asyncio.run(scenario())
 
 
 def test_leaving_mid_game_hands_the_seat_to_a_bot_on_every_socket(tmp_path: Path) -> None:
     with running(settings_for(tmp_path, grace_seconds=30.0, **QUICK_HANDS)) as server:
-        host = create_room(server, GAME, "Ann", {"figures": 1})
-        code = host["room"]
-        guest = join_room(server, code, "Bob")
+        code, (host, guest) = open_room(server, GAME, "Ann", "Bob", options={"figures": 1})
 
         async def scenario() -> None:
             ann_client = await connect(server, code, host["token"])
@@ -292,8 +261,7 @@ def test_leaving_mid_game_hands_the_seat_to_a_bot_on_every_socket(tmp_path: Path
             assert len(seat_one) > bob.count  # Bob's own moves, then the bot's
             assert hub_room.seats[1].bot == "greedy" and hub_room.seats[1].token_hash is None
             assert left_version > left_at["version"]
-            for client in (ann_client, phone, laptop):
-                await client.__aexit__()
+            await close(ann_client, phone, laptop)
 
         asyncio.run(scenario())
 
@@ -308,20 +276,18 @@ def test_the_host_role_passed_after_the_grace_period_is_stored_and_survives_a_re
 ) -> None:
     settings = settings_for(tmp_path, grace_seconds=0.3)
     with running(settings) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        guest = join_room(server, code, "Bob")
+        code, (host, guest) = open_room(server, GAME, "Ann", "Bob")
 
         async def away() -> int:
             ann = await connect(server, code, host["token"])
             bob = await connect(server, code, guest["token"])
             await until_room(ann, lambda r: all(s["connected"] for s in r["seats"]))
-            before = shown(server, code)["version"]
+            before = shown(server, code)["room"]["version"]
             await ann.__aexit__()
             passed = await until_room(bob, lambda r: r["seats"][1]["host"])
             assert [s["host"] for s in passed["seats"]] == [False, True]
             assert passed["version"] == before + 1  # a change of host is a new version
-            assert shown(server, code)["version"] == before + 1
+            assert shown(server, code)["room"]["version"] == before + 1
             await bob.__aexit__()
             return before
 
@@ -346,20 +312,9 @@ def test_the_host_role_passed_after_the_grace_period_is_stored_and_survives_a_re
             assert (refused["code"], refused["client_id"]) == ("host-only", "mine")
             await bob.send({"type": "start"})
             await until_room(ann, lambda r: r["status"] == "playing")
-            for client in (ann, bob):
-                await client.__aexit__()
+            await close(ann, bob)
 
         asyncio.run(back())
-
-
-@pytest.fixture
-def fib_off() -> Iterator[None]:
-    """The fixture game (with its timers) is playable on the in-process server."""
-    register(FIB_OFF)
-    try:
-        yield
-    finally:
-        unregister(FIB_OFF.id)
 
 
 def test_a_deadline_that_passed_is_applied_before_a_late_action(
@@ -370,13 +325,10 @@ def test_a_deadline_that_passed_is_applied_before_a_late_action(
     options = {"rounds": 1, "dispute_ms": 60_000, "write_ms": 60_000}
     settings = settings_for(tmp_path, **QUICK_HANDS)
     with running(settings) as server:
-        host = create_room(server, FIB_OFF.id, "Ann", options)
-        code = host["room"]
-        grants = [join_room(server, code, name) for name in ("Bob", "Cat")]
+        code, grants = open_room(server, FIB_OFF.id, "Ann", "Bob", "Cat", options=options)
 
         async def scenario() -> None:
-            ann = await connect(server, code, host["token"])
-            bob, cat = [await connect(server, code, g["token"]) for g in grants]
+            ann, bob, cat = [await connect(server, code, g["token"]) for g in grants]
             await ann.send({"type": "start"})
             state = await ann.until("state")
             assert state["view"]["phase"] == "claim" and state["pending"] == [0]
@@ -403,8 +355,7 @@ def test_a_deadline_that_passed_is_applied_before_a_late_action(
             assert ack["version"] == ticked["version"] + 1
             assert [e["kind"] for e in written["events"]] == ["bluff"]
             assert written["pending"] == [2]
-            for client in (ann, bob, cat):
-                await client.__aexit__()
+            await close(ann, bob, cat)
 
         asyncio.run(scenario())
 
@@ -433,16 +384,13 @@ def test_a_seat_change_that_cannot_be_stored_leaves_every_socket_on_its_own_seat
     settings = settings_for(tmp_path, grace_seconds=30.0, **QUICK_HANDS)
     storage = FailingStorage(settings.database)
     with running(settings, storage) as server:
-        host = create_room(server, GAME, "Ann", {"figures": 1})
-        code = host["room"]
-        bob_grant, cat_grant = (join_room(server, code, n) for n in ("Bob", "Cat"))
+        code, grants = open_room(server, GAME, "Ann", "Bob", "Cat", options={"figures": 1})
+        bob_token = grants[1]["token"]
 
         async def scenario() -> None:
-            ann = await connect(server, code, host["token"])
-            bob = await connect(server, code, bob_grant["token"])
-            cat = await connect(server, code, cat_grant["token"])
+            ann, bob, cat = [await connect(server, code, g["token"]) for g in grants]
             await until_room(ann, lambda r: all(s["connected"] for s in r["seats"]))
-            before = shown(server, code)
+            before = shown(server, code)["room"]
 
             # The host removes Bob, and Bob leaves, while the disk is full: both refused.
             storage.failing = True
@@ -453,7 +401,7 @@ def test_a_seat_change_that_cannot_be_stored_leaves_every_socket_on_its_own_seat
             refused = await bob.until("error")
             assert (refused["code"], refused.get("client_id")) == ("refused", "bye"), refused
             storage.failing = False
-            assert shown(server, code) == before
+            assert shown(server, code)["room"] == before
 
             # Nobody was told of a change that did not happen ...
             for client in (ann, bob, cat):
@@ -467,7 +415,7 @@ def test_a_seat_change_that_cannot_be_stored_leaves_every_socket_on_its_own_seat
             assert (await cat.until("error"))["code"] == "removed"
             room = await until_room(ann, lambda r: len(r["seats"]) == 2)
             assert names(room) == ["Ann", "Bob"]
-            assert await seat_of(server, code, bob_grant["token"]) == 1
+            assert await seat_of(server, code, bob_token) == 1
             await cat.__aexit__()
 
             # In a game too: Bob's leave is refused, and he plays on as himself.
@@ -477,12 +425,11 @@ def test_a_seat_change_that_cannot_be_stored_leaves_every_socket_on_its_own_seat
             await bob.send({"type": "leave"})
             assert (await bob.until("error"))["code"] == "refused"
             storage.failing = False
-            assert shown(server, code)["seats"][1]["kind"] == "human"
+            assert shown(server, code)["room"]["seats"][1]["kind"] == "human"
             players = [Player(ann, 0, seed=1), Player(bob, 1, seed=2)]
             finals = await asyncio.gather(*(p.play() for p in players))
             assert finals[0]["outcome"] == finals[1]["outcome"] is not None
             assert players[1].count >= 1 and not players[1].errors
-            for client in (ann, bob):
-                await client.__aexit__()
+            await close(ann, bob)
 
         asyncio.run(scenario())

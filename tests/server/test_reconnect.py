@@ -4,25 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from .harness import Client, LiveServer, create_room, join_room, running, settings_for
-from .test_games import QUICK_HANDS, Player, frames, until_room
-
-GAME = "would-you-believe-it"  # turn-based and without timers: nothing moves unless told
-
-
-async def eventually(test: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait (yielding to the clients' tasks) until ``test`` holds."""
-    deadline = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.005)
+from .harness import Client, running, settings_for
+from .players import Player
+from .support import (
+    QUICK_HANDS,
+    attach,
+    close,
+    eventually,
+    frames,
+    open_room,
+    shown,
+    start_with_bots,
+    until_room,
+)
+from .support import WYBI as GAME  # turn-based and without timers: nothing moves unless told
 
 
 def seat_info(room: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -36,25 +34,14 @@ def last_room(client: Client) -> dict[str, Any]:
     return frames(client, "room")[-1]
 
 
-async def connect(server: LiveServer, code: str, token: str | None, last: int = -1) -> Client:
-    """A new socket that has said hello."""
-    client = Client(server.ws)
-    await client.__aenter__()
-    await client.hello(code, token, last)
-    return client
-
-
 def test_a_dropped_player_comes_back_to_the_same_seat(tmp_path: Path) -> None:
     with running(settings_for(tmp_path, grace_seconds=30.0, **QUICK_HANDS)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        guest = join_room(server, code, "Bob")
+        code, (host, guest) = open_room(server, GAME, "Ann", "Bob")
 
         async def scenario() -> None:
-            ann_client = await connect(server, code, host["token"])
-            bob_client = await connect(server, code, guest["token"])
-            await ann_client.send({"type": "add-bot", "bot": "greedy"})
-            await ann_client.send({"type": "start"})
+            ann_client = await attach(server, code, host["token"])
+            bob_client = await attach(server, code, guest["token"])
+            await start_with_bots(ann_client, "greedy")
             ann, bob = Player(ann_client, 0, seed=1), Player(bob_client, 1, seed=2)
             ann_task = asyncio.create_task(ann.play())
 
@@ -67,7 +54,7 @@ def test_a_dropped_player_comes_back_to_the_same_seat(tmp_path: Path) -> None:
             await eventually(lambda: not seat_info(last_room(ann_client), 1)["connected"])
 
             # Back with his token: same seat, welcome + room + state at the current version.
-            again = await connect(server, code, guest["token"], mid_turn["version"])
+            again = await attach(server, code, guest["token"], mid_turn["version"])
             welcome = frames(again, "welcome")[0]
             assert (welcome["seat"], welcome["version"]) == (1, mid_turn["version"])
             room = await again.recv()
@@ -89,8 +76,8 @@ def test_a_dropped_player_comes_back_to_the_same_seat(tmp_path: Path) -> None:
             await again.send({"type": "ping"})
             await again.until("pong")
             assert len(frames(again, "state")) == 1  # no new state: nothing was applied
-            shown = httpx.get(f"{server.http}/api/rooms/{code}").json()
-            assert shown["room"]["version"] == shown["state"]["version"] == mid_turn["version"]
+            public = shown(server, code)
+            assert public["room"]["version"] == public["state"]["version"] == mid_turn["version"]
 
             # Bob plays on, then drops between his turns while the others move.
             bob.resume(again, state)
@@ -108,7 +95,7 @@ def test_a_dropped_player_comes_back_to_the_same_seat(tmp_path: Path) -> None:
             )
             assert ann.latest is not None
             now = ann.latest
-            back = await connect(server, code, guest["token"], between["version"])
+            back = await attach(server, code, guest["token"], between["version"])
             assert frames(back, "welcome")[0]["seat"] == 1
             await back.until("room")
             caught_up = await back.until("state")
@@ -125,23 +112,19 @@ def test_a_dropped_player_comes_back_to_the_same_seat(tmp_path: Path) -> None:
             finals = await asyncio.gather(bob.play(), ann_task)
             assert finals[0]["outcome"] == finals[1]["outcome"]
             assert finals[0]["version"] == finals[1]["version"]
-            await back.__aexit__()
-            await ann_client.__aexit__()
+            await close(back, ann_client)
 
         asyncio.run(scenario())
 
 
 def test_a_stand_in_plays_for_an_absent_player_until_they_return(tmp_path: Path) -> None:
     with running(settings_for(tmp_path, grace_seconds=0.3, **QUICK_HANDS)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        guest = join_room(server, code, "Bob")
+        code, (host, guest) = open_room(server, GAME, "Ann", "Bob")
 
         async def scenario() -> None:
-            ann_client = await connect(server, code, host["token"])
-            bob_client = await connect(server, code, guest["token"])
-            await ann_client.send({"type": "add-bot", "bot": "random"})
-            await ann_client.send({"type": "start"})
+            ann_client = await attach(server, code, host["token"])
+            bob_client = await attach(server, code, guest["token"])
+            await start_with_bots(ann_client, "random")
             await bob_client.until("state")
             await bob_client.__aexit__()  # Bob leaves as the game starts
 
@@ -165,7 +148,7 @@ def test_a_stand_in_plays_for_an_absent_player_until_they_return(tmp_path: Path)
             assert any(e.seat == 1 for e in room.match.record.entries)
 
             # Bob returns: the stand-in stops and he plays on himself.
-            back = await connect(server, code, guest["token"], -1)
+            back = await attach(server, code, guest["token"], -1)
             assert frames(back, "welcome")[0]["seat"] == 1
             # (Ann must decide now, so nothing but room messages reaches her meanwhile.)
             returned = await until_room(ann_client, lambda r: not seat_info(r, 1)["stand_in"])
@@ -178,23 +161,17 @@ def test_a_stand_in_plays_for_an_absent_player_until_they_return(tmp_path: Path)
             assert finals[0]["outcome"] == finals[1]["outcome"] is not None
             assert bob.count >= 1  # Bob himself made moves after returning
             assert all(not a.get("duplicate") for a in bob.acks)
-            await back.__aexit__()
-            await ann_client.__aexit__()
+            await close(back, ann_client)
 
         asyncio.run(scenario())
 
 
 def test_the_host_role_passes_to_the_next_connected_player(tmp_path: Path) -> None:
     with running(settings_for(tmp_path, grace_seconds=0.3, **QUICK_HANDS)) as server:
-        host = create_room(server, GAME, "Ann")
-        code = host["room"]
-        bob_grant = join_room(server, code, "Bob")
-        cat_grant = join_room(server, code, "Cat")
+        code, grants = open_room(server, GAME, "Ann", "Bob", "Cat")
 
         async def scenario() -> None:
-            ann = await connect(server, code, host["token"])
-            bob = await connect(server, code, bob_grant["token"])
-            cat = await connect(server, code, cat_grant["token"])
+            ann, bob, cat = [await attach(server, code, grant["token"]) for grant in grants]
             await ann.send({"type": "start"})
             await cat.until("state")
             assert seat_info(last_room(cat), 0)["host"]
@@ -213,7 +190,7 @@ def test_the_host_role_passes_to_the_next_connected_player(tmp_path: Path) -> No
             assert final["outcome"] is not None
 
             # The new host may offer the rematch; the returning old host may not.
-            ann_back = await connect(server, code, host["token"])
+            ann_back = await attach(server, code, grants[0]["token"])
             back_room = await ann_back.until("room")
             assert not seat_info(back_room, 0)["host"] and seat_info(back_room, 2)["host"]
             await ann_back.send({"type": "rematch"})
@@ -222,7 +199,6 @@ def test_the_host_role_passes_to_the_next_connected_player(tmp_path: Path) -> No
             again = await until_room(cat, lambda r: r["status"] == "playing")
             assert [s["host"] for s in again["seats"]] == [False, False, True]
             assert not seat_info(again, 0)["stand_in"] and seat_info(again, 0)["connected"]
-            await ann_back.__aexit__()
-            await cat.__aexit__()
+            await close(ann_back, cat)
 
         asyncio.run(scenario())

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,14 @@ import httpx
 import pytest
 import websockets
 
-from .harness import Client, free_port
-from .test_games import Player, frames
+from .harness import Client, Loopback, free_port
+from .players import Player
+from .support import WYBI, attach, eventually, frames, open_room, shown, start_with_bots
 
 LAUNCH = Path(__file__).resolve().parent / "launch.py"
 
 
-class ServerProcess:
+class ServerProcess(Loopback):
     """``tests/server/launch.py`` in a child process, on a fresh port."""
 
     def __init__(self, tmp_path: Path, database: Path, grace: float = 30.0) -> None:
@@ -44,14 +46,6 @@ class ServerProcess:
             except httpx.TransportError:
                 time.sleep(0.05)
 
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
     def signal(self, number: int) -> None:
         self.process.send_signal(number)
 
@@ -68,33 +62,26 @@ class ServerProcess:
 
 
 @pytest.fixture
-def processes() -> Any:
-    """Every server process a test starts is gone when it ends."""
+def launch(tmp_path: Path) -> Iterator[Callable[[], ServerProcess]]:
+    """Starts a server process over the test's database; every one is gone when it ends."""
     started: list[ServerProcess] = []
-    yield started
+
+    def start() -> ServerProcess:
+        process = ServerProcess(tmp_path, tmp_path / "rooms.sqlite3")
+        started.append(process)
+        return process
+
+    yield start
     for process in started:
         process.stop()
 
 
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = httpx.post(f"{base}{path}", json=body)
-    assert response.status_code == 201, response.text
-    result: dict[str, Any] = response.json()
-    return result
-
-
-async def attach(url: str, code: str, token: str | None, last: int = -1) -> Client:
-    client = Client(url)
-    await client.__aenter__()
-    await client.hello(code, token, last)
-    return client
-
-
-async def eventually(test: Any, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await asyncio.sleep(0.005)
+async def play_to_the_end(players: list[Player]) -> list[dict[str, Any]]:
+    """Every player plays on to the end; their last states, once their sockets are closed."""
+    finals = list(await asyncio.gather(*(p.play() for p in players)))
+    for player in players:
+        await player.client.__aexit__()
+    return finals
 
 
 async def drain(client: Client) -> None:
@@ -108,20 +95,15 @@ async def drain(client: Client) -> None:
 
 
 def test_sigkill_in_a_quiet_moment_resumes_the_very_same_state(
-    tmp_path: Path, processes: list[ServerProcess]
+    launch: Callable[[], ServerProcess],
 ) -> None:
-    database = tmp_path / "rooms.sqlite3"
-    first = ServerProcess(tmp_path, database)
-    processes.append(first)
-    host = post(first.http, "/api/rooms", {"game": "would-you-believe-it", "name": "Ann"})
-    code = host["room"]
-    guest = post(first.http, f"/api/rooms/{code}/seats", {"name": "Bob"})
-    tokens = [host["token"], guest["token"]]
+    first = launch()
+    code, grants = open_room(first, WYBI, "Ann", "Bob")
+    tokens = [grant["token"] for grant in grants]
 
     async def before() -> tuple[list[Player], dict[str, Any]]:
-        clients = [await attach(first.ws, code, token) for token in tokens]
-        await clients[0].send({"type": "add-bot", "bot": "greedy"})
-        await clients[0].send({"type": "start"})
+        clients = [await attach(first, code, token) for token in tokens]
+        await start_with_bots(clients[0], "greedy")
         ann, bob = Player(clients[0], 0, seed=7), Player(clients[1], 1, seed=8)
         ann_task = asyncio.create_task(ann.play())
         # Bob stops when his own decision is due, after a few moves: nothing moves after.
@@ -141,19 +123,18 @@ def test_sigkill_in_a_quiet_moment_resumes_the_very_same_state(
     first.signal(signal.SIGKILL)
     assert first.wait() == -signal.SIGKILL
 
-    second = ServerProcess(tmp_path, database)
-    processes.append(second)
-    shown = httpx.get(f"{second.http}/api/rooms/{code}").json()
-    assert shown["room"]["status"] == "playing"
-    assert shown["room"]["version"] == shown["state"]["version"] == paused["version"]
+    second = launch()
+    public = shown(second, code)
+    assert public["room"]["status"] == "playing"
+    assert public["room"]["version"] == public["state"]["version"] == paused["version"]
     highest_ack = max(a["version"] for p in players for a in p.acks)
-    assert shown["state"]["version"] >= highest_ack
+    assert public["state"]["version"] >= highest_ack
 
     async def after() -> list[dict[str, Any]]:
         for player in players:
             seen = player.latest
             assert seen is not None
-            client = await attach(second.ws, code, tokens[player.seat], seen["version"])
+            client = await attach(second, code, tokens[player.seat], seen["version"])
             welcome = frames(client, "welcome")[0]
             assert (welcome["seat"], welcome["version"]) == (player.seat, paused["version"])
             room = await client.until("room")
@@ -174,10 +155,7 @@ def test_sigkill_in_a_quiet_moment_resumes_the_very_same_state(
         duplicate = await bob.client.until("ack")
         assert duplicate == {**bob.acks[-1], "duplicate": True}
         assert frames(bob.client, "state")[-1] == bob.latest  # and nothing moved
-        finals = list(await asyncio.gather(*(p.play() for p in players)))
-        for player in players:
-            await player.client.__aexit__()
-        return finals
+        return await play_to_the_end(players)
 
     finals = asyncio.run(after())
     assert finals[0]["outcome"] == finals[1]["outcome"] is not None
@@ -186,22 +164,16 @@ def test_sigkill_in_a_quiet_moment_resumes_the_very_same_state(
 
 
 def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
-    tmp_path: Path, processes: list[ServerProcess]
+    launch: Callable[[], ServerProcess],
 ) -> None:
-    database = tmp_path / "rooms.sqlite3"
-    first = ServerProcess(tmp_path, database)
-    processes.append(first)
+    first = launch()
     options = {"write_ms": 400, "dispute_ms": 200, "rounds": 4}
-    host = post(first.http, "/api/rooms", {"game": "fib-off", "name": "Ann", "options": options})
-    code = host["room"]
-    guest = post(first.http, f"/api/rooms/{code}/seats", {"name": "Bob"})
-    tokens = [host["token"], guest["token"]]
+    code, grants = open_room(first, "fib-off", "Ann", "Bob", options=options)
+    tokens = [grant["token"] for grant in grants]
 
     async def before() -> list[Player]:
-        clients = [await attach(first.ws, code, token) for token in tokens]
-        for bot in ("greedy", "random"):
-            await clients[0].send({"type": "add-bot", "bot": bot})
-        await clients[0].send({"type": "start"})
+        clients = [await attach(first, code, token) for token in tokens]
+        await start_with_bots(clients[0], "greedy", "random")
         players = [Player(c, seat, seed=seat + 20) for seat, c in enumerate(clients)]
         tasks = [asyncio.create_task(p.play()) for p in players]
         await eventually(lambda: sum(len(p.acks) for p in players) >= 6)
@@ -216,15 +188,13 @@ def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
     acked = [a for p in players for a in p.acks]
     assert acked and all(not a.get("duplicate") for a in acked)
 
-    second = ServerProcess(tmp_path, database)
-    processes.append(second)
-    shown = httpx.get(f"{second.http}/api/rooms/{code}").json()
-    assert shown["state"]["version"] >= max(a["version"] for a in acked)
+    second = launch()
+    assert shown(second, code)["state"]["version"] >= max(a["version"] for a in acked)
 
     async def after() -> list[dict[str, Any]]:
         for player in players:
             last = player.latest["version"] if player.latest else -1
-            client = await attach(second.ws, code, tokens[player.seat], last)
+            client = await attach(second, code, tokens[player.seat], last)
             state = await client.until("state")
             assert state["version"] >= last
             player.resume(client, state)
@@ -236,10 +206,7 @@ def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
                 again = await player.client.until("ack", client_id=ack["client_id"])
                 assert again == {**ack, "duplicate": True}
             player.latest = frames(player.client, "state")[-1]  # the table moved meanwhile
-        finals = list(await asyncio.gather(*(p.play() for p in players)))
-        for player in players:
-            await player.client.__aexit__()
-        return finals
+        return await play_to_the_end(players)
 
     finals = asyncio.run(after())
     assert finals[0]["outcome"] == finals[1]["outcome"] is not None
@@ -247,23 +214,18 @@ def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
 
 
 def test_sigterm_tells_every_client_the_server_restarts(
-    tmp_path: Path, processes: list[ServerProcess]
+    launch: Callable[[], ServerProcess],
 ) -> None:
-    database = tmp_path / "rooms.sqlite3"
-    first = ServerProcess(tmp_path, database)
-    processes.append(first)
-    host = post(first.http, "/api/rooms", {"game": "would-you-believe-it", "name": "Ann"})
-    code = host["room"]
-    guest = post(first.http, f"/api/rooms/{code}/seats", {"name": "Bob"})
+    first = launch()
+    code, (host, guest) = open_room(first, WYBI, "Ann", "Bob")
 
     async def told() -> list[tuple[dict[str, Any], int | None]]:
         clients = [
-            await attach(first.ws, code, host["token"]),
-            await attach(first.ws, code, guest["token"]),
-            await attach(first.ws, code, None),  # a spectator is told too
+            await attach(first, code, host["token"]),
+            await attach(first, code, guest["token"]),
+            await attach(first, code, None),  # a spectator is told too
         ]
-        await clients[0].send({"type": "add-bot", "bot": "random"})
-        await clients[0].send({"type": "start"})
+        await start_with_bots(clients[0], "random")
         for client in clients:
             await client.until("state")
         first.signal(signal.SIGTERM)
@@ -282,16 +244,12 @@ def test_sigterm_tells_every_client_the_server_restarts(
     assert first.wait() in (0, -signal.SIGTERM)  # uvicorn re-raises the signal it handled
 
     # Over the same database the room is back, and its people can come back to their seats.
-    second = ServerProcess(tmp_path, database)
-    processes.append(second)
+    second = launch()
 
     async def back() -> dict[str, Any]:
-        client = await attach(second.ws, code, guest["token"])
+        client = await attach(second, code, guest["token"])
         state = await client.until("state")
         await client.__aexit__()
         return state
 
-    assert (
-        httpx.get(f"{second.http}/api/rooms/{code}").json()["state"]["version"]
-        == asyncio.run(back())["version"]
-    )
+    assert shown(second, code)["state"]["version"] == asyncio.run(back())["version"]

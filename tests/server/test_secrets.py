@@ -15,7 +15,7 @@ import asyncio
 import bisect
 import json
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,25 +23,18 @@ import httpx
 import pytest
 from fixture_game import FIB_OFF
 
-from talltales.core.registry import register, unregister
 from talltales.server.hub import Hub
 from talltales.server.rooms import Status
 from talltales.server.storage import EntryRow, RoomRow, SqliteStorage
 
 from .harness import LiveServer, running, settings_for
-from .test_load import WYBI, Player, Socket, Table, start
+from .players import SeatPlayer, Table, start
+from .support import WYBI, Socket
 
 Needles = list[tuple[str, frozenset[int]]]  # (text to search for, seats allowed to see it)
 
 
-@pytest.fixture(autouse=True)
-def fixture_game() -> Iterator[None]:
-    """The fixture game is playable on the in-process server during each test."""
-    register(FIB_OFF)
-    try:
-        yield
-    finally:
-        unregister(FIB_OFF.id)
+pytestmark = pytest.mark.usefixtures("fib_off")  # the fixture game is playable here
 
 
 class SecretLog(SqliteStorage):
@@ -123,7 +116,7 @@ def leaks(log: SecretLog, code: str, seat: int | None, frames: list[str]) -> lis
 def play(server: LiveServer, log: SecretLog, table: Table, dropper: int) -> tuple[Any, ...]:
     """The seats play to the end (``dropper`` reconnecting mid-game) while a spectator looks."""
     players = [
-        Player(
+        SeatPlayer(
             server,
             table.code,
             seat,

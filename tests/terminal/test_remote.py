@@ -7,10 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from server.harness import Client, LiveServer, create_room, running, settings_for
+from server.players import play_first_legal
+from server.support import start_with_bots
 from typer.testing import CliRunner
 
 from talltales.cli import app
@@ -33,6 +37,15 @@ def spawn_join(server: LiveServer, code: str, tmp_path: Path, stdin: str) -> sub
         )
 
 
+def join_from_a_terminal(
+    server: LiveServer, tmp_path: Path, stdin: str = ENOUGH
+) -> tuple[dict[str, Any], subprocess.Popen[str]]:
+    """Ann creates a room and `talltales join` takes the next seat as Bob: her grant and the
+    terminal's process."""
+    host = create_room(server, GAME, "Ann")
+    return host, spawn_join(server, host["room"], tmp_path, stdin)
+
+
 def finish(proc: subprocess.Popen[str], tmp_path: Path) -> tuple[int, str]:
     """Wait for the process; its exit code and everything it printed."""
     try:
@@ -52,34 +65,40 @@ async def seated(client: Client, count: int) -> None:
             return
 
 
-async def play_seat(client: Client, seat: int) -> dict[str, Any]:
-    """Answer every decision with the first legal action until the game ends."""
-    count = 0
-    while True:
-        message = await client.until("state", timeout=30)
-        if message.get("outcome"):
-            return message
-        if seat in message["pending"] and message["legal"]:
-            count += 1
-            act = {"type": "act", "client_id": f"h{count}", "action": message["legal"][0]}
-            await client.send(act)
-
-
-async def host_game(server: LiveServer, host: dict[str, Any], wait: bool = True) -> dict[str, Any]:
-    """The host (seat 0) waits for the terminal player, adds a bot, starts and plays."""
+@asynccontextmanager
+async def hosting(
+    server: LiveServer, host: dict[str, Any], wait: bool = True
+) -> AsyncIterator[Client]:
+    """The host's socket, once it has said hello (and, with ``wait``, once the terminal
+    player has joined and is connected)."""
     async with Client(server.ws) as client:
         await client.hello(host["room"], host["token"])
         if wait:
             await seated(client, 2)
-        await client.send({"type": "add-bot", "bot": "greedy"})
-        await client.send({"type": "start"})
-        return await play_seat(client, 0)
+        yield client
+
+
+async def play_host(client: Client) -> dict[str, Any]:
+    """Seat 0 answers every decision with its first legal action until the game ends."""
+    return await play_first_legal(client, 0, prefix="h", timeout=30)
+
+
+async def host_game(server: LiveServer, host: dict[str, Any], wait: bool = True) -> dict[str, Any]:
+    """The host (seat 0) waits for the terminal player, adds a bot, starts and plays."""
+    async with hosting(server, host, wait) as client:
+        await start_with_bots(client, "greedy")
+        return await play_host(client)
+
+
+async def wait_for_bob(server: LiveServer, host: dict[str, Any]) -> None:
+    """The host connects and waits until the terminal player has taken seat 1."""
+    async with hosting(server, host):
+        pass
 
 
 def test_a_terminal_plays_a_whole_game_with_a_phone_and_a_bot(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        proc = spawn_join(server, host["room"], tmp_path, ENOUGH)
+        host, proc = join_from_a_terminal(server, tmp_path)
         final = asyncio.run(host_game(server, host))
         code, output = finish(proc, tmp_path)
     assert code == 0, output
@@ -97,20 +116,9 @@ def test_a_terminal_plays_a_whole_game_with_a_phone_and_a_bot(tmp_path: Path) ->
 
 def test_a_server_restart_in_the_lobby_is_survived(tmp_path: Path) -> None:
     settings = settings_for(tmp_path)
-    first = LiveServer(settings)
-    first.start()
-    try:
-        host = create_room(first, GAME, "Ann")
-        proc = spawn_join(first, host["room"], tmp_path, ENOUGH)
-
-        async def wait_for_bob() -> None:
-            async with Client(first.ws) as client:
-                await client.hello(host["room"], host["token"])
-                await seated(client, 2)
-
-        asyncio.run(wait_for_bob())
-    finally:
-        first.stop()
+    with running(settings) as first:
+        host, proc = join_from_a_terminal(first, tmp_path)
+        asyncio.run(wait_for_bob(first, host))
     with running(settings) as second:
         asyncio.run(host_game(second, host, wait=False))
         code, output = finish(proc, tmp_path)
@@ -121,37 +129,23 @@ def test_a_server_restart_in_the_lobby_is_survived(tmp_path: Path) -> None:
 
 def test_a_server_restart_mid_game_is_survived(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, bot_delay=0.02)
-    first = LiveServer(settings)
-    first.start()
-    try:
-        host = create_room(first, GAME, "Ann")
-        proc = spawn_join(first, host["room"], tmp_path, ENOUGH)
+    with running(settings) as first:
+        host, proc = join_from_a_terminal(first, tmp_path)
 
-        async def play_a_while() -> None:
-            async with Client(first.ws) as client:
-                await client.hello(host["room"], host["token"])
-                await seated(client, 2)
-                await client.send({"type": "add-bot", "bot": "greedy"})
-                await client.send({"type": "start"})
-                count = 0
-                while True:
-                    message = await client.until("state", timeout=30)
-                    if message["version"] > 20:
-                        return
-                    if 0 in message["pending"] and message["legal"]:
-                        count += 1
-                        act = {"type": "act", "client_id": f"a{count}"}
-                        await client.send({**act, "action": message["legal"][0]})
+        async def play_a_while() -> dict[str, Any]:
+            async with hosting(first, host) as client:
+                await start_with_bots(client, "greedy")
+                return await play_first_legal(
+                    client, 0, prefix="a", timeout=30, stop=lambda s: s["version"] > 20
+                )
 
-        asyncio.run(play_a_while())
-    finally:
-        first.stop()
+        paused = asyncio.run(play_a_while())
+        assert paused.get("outcome") is None  # stopped past version 20, mid-game
     with running(settings) as second:
 
         async def play_on() -> dict[str, Any]:
-            async with Client(second.ws) as client:
-                await client.hello(host["room"], host["token"])
-                return await play_seat(client, 0)
+            async with hosting(second, host, wait=False) as client:
+                return await play_host(client)
 
         asyncio.run(play_on())
         code, output = finish(proc, tmp_path)
@@ -163,15 +157,8 @@ def test_a_server_restart_mid_game_is_survived(tmp_path: Path) -> None:
 
 def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        proc = spawn_join(server, host["room"], tmp_path, ENOUGH)
-
-        async def wait_for_bob() -> None:
-            async with Client(server.ws) as client:
-                await client.hello(host["room"], host["token"])
-                await seated(client, 2)
-
-        asyncio.run(wait_for_bob())
+        host, proc = join_from_a_terminal(server, tmp_path)
+        asyncio.run(wait_for_bob(server, host))
         proc.send_signal(signal.SIGINT)
         code, output = finish(proc, tmp_path)
     assert code == 130, output
@@ -181,15 +168,11 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
 
 def test_bad_input_asks_again_and_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
     with running(settings_for(tmp_path)) as server:
-        host = create_room(server, GAME, "Ann")
-        proc = spawn_join(server, host["room"], tmp_path, "x\n99\n\n")
+        host, proc = join_from_a_terminal(server, tmp_path, "x\n99\n\n")
 
         async def start_and_go() -> None:  # a bot stands in for the host once it has gone
-            async with Client(server.ws) as client:
-                await client.hello(host["room"], host["token"])
-                await seated(client, 2)
-                await client.send({"type": "add-bot", "bot": "greedy"})
-                await client.send({"type": "start"})
+            async with hosting(server, host) as client:
+                await start_with_bots(client, "greedy")
                 await client.until("state")
 
         asyncio.run(start_and_go())
