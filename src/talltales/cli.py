@@ -330,6 +330,9 @@ def serve(
     rooms_per_minute: Annotated[
         int, typer.Option(help="New rooms one address may create in a minute.")
     ] = 30,
+    idle_minutes: Annotated[
+        float, typer.Option(help="Rooms with nobody connected expire after this long.")
+    ] = 60.0,
 ) -> None:
     """Run the game server (rooms, WebSockets) on embedded defaults: SQLite, in-process."""
     from talltales.server.run import serve as run_server
@@ -346,6 +349,7 @@ def serve(
         compression=compression,
         max_connections_per_address=per_address,
         rooms_per_minute=rooms_per_minute,
+        idle_room_seconds=idle_minutes * 60,
     )
     run_server(settings)
 

@@ -103,6 +103,9 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     )
     holder: dict[str, Hub] = {}
 
+    def too_many_guesses() -> Response:  # a fresh response each time: middleware adds headers
+        return error("rate-limited", "too many wrong room codes; wait a minute", 429)
+
     def hub() -> Hub:
         return holder["hub"]
 
@@ -157,7 +160,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     async def join_room(request: Request) -> Response:
         who = address(request.client)
         if guard.blocked(who):
-            return error("rate-limited", "too many wrong room codes; wait a minute", 429)
+            return too_many_guesses()
         try:
             body = await read_body(request, JoinRoom)
             room, seat, token = await hub().join(request.path_params["code"], body.name)
@@ -173,7 +176,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     async def show_room(request: Request) -> Response:
         who = address(request.client)
         if guard.blocked(who):
-            return error("rate-limited", "too many wrong room codes; wait a minute", 429)
+            return too_many_guesses()
         try:
             room = await hub().room(request.path_params["code"])
         except RoomNotFound as exc:
@@ -183,7 +186,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
 
     async def show_record(request: Request) -> Response:
         if guard.blocked(address(request.client)):
-            return error("rate-limited", "too many wrong room codes; wait a minute", 429)
+            return too_many_guesses()
         try:
             room = await hub().room(request.path_params["code"])
         except RoomNotFound as exc:
