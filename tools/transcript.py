@@ -27,19 +27,16 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from talltales.server.app import create_app
-from talltales.server.protocol import MAX_MESSAGE_BYTES
+from talltales.server.run import ServerThread
 from talltales.server.settings import Settings
 
 GAME = "would-you-believe-it"
@@ -67,45 +64,8 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-# --- a live server in a thread ----------------------------------------------------------------
-class LiveServer:
-    """uvicorn serving the real app in a thread (configured like ``talltales serve``)."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.app = create_app(settings)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=settings.port,
-            ws_max_size=MAX_MESSAGE_BYTES,
-            ws_ping_interval=settings.ping_interval,
-            ws_ping_timeout=settings.ping_interval,
-            log_level="warning",
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.settings.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.settings.port}/ws"
-
-    def start(self) -> None:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.01)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
+# --- a live server in a thread: talltales.server.run.ServerThread -----------------------------
+LiveServer = ServerThread
 
 
 @contextlib.contextmanager

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,12 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 import websockets
 
-from talltales.server.app import create_app
-from talltales.server.hub import Hub
-from talltales.server.protocol import MAX_MESSAGE_BYTES
+from talltales.server.run import ServerThread
 from talltales.server.settings import Settings
 from talltales.server.storage import Storage
 
@@ -46,45 +42,8 @@ class Loopback:
         return f"ws://127.0.0.1:{self.port}/ws"
 
 
-class LiveServer(Loopback):
-    """uvicorn serving the real app in a thread; ``hub`` is the running hub."""
-
-    def __init__(self, settings: Settings, storage: Storage | None = None) -> None:
-        self.settings = settings
-        self.port = settings.port
-        self.app = create_app(settings, storage)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=settings.port,
-            ws_max_size=MAX_MESSAGE_BYTES,
-            ws_ping_interval=settings.ping_interval,
-            ws_ping_timeout=settings.ping_interval,
-            log_level="warning",
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def hub(self) -> Hub:
-        """The hub inside the running app."""
-        hub: Hub = self.app.state.hub
-        return hub
-
-    def start(self) -> None:
-        """Start and wait until it accepts connections."""
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.01)
-
-    def stop(self) -> None:
-        """Shut down gracefully and wait."""
-        self.server.should_exit = True
-        self.thread.join(10)
+class LiveServer(ServerThread, Loopback):
+    """The real server in a thread (``talltales.server.run.ServerThread``); ``hub`` is live."""
 
 
 def settings_for(tmp_path: Path, **changes: Any) -> Settings:
