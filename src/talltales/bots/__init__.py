@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from talltales.bots.base import Bot, BotSpecError, make_bot
+from talltales.bots.base import BOT_KINDS, Bot, BotSpecError, make_bot
 from talltales.bots.greedy import GreedyBot
 from talltales.bots.random import RandomBot
 from talltales.bots.search import SearchBot
-
-BOT_KINDS = ("random", "greedy", "search")
 
 __all__ = ["BOT_KINDS", "Bot", "BotSpecError", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]

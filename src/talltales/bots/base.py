@@ -7,6 +7,8 @@ from typing import Any, Protocol
 from talltales.core.errors import OptionsError
 from talltales.core.game import Game, Seat
 
+BOT_KINDS = ("random", "greedy", "search")
+
 
 class BotSpecError(OptionsError):
     """A bot name or parameter that does not exist."""
@@ -44,4 +46,4 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             return SearchBot(seed, **args)
         case "random" | "greedy" | "search":
             raise BotSpecError(f"bot {kind!r} takes no parameters {sorted(args)}")
-    raise BotSpecError(f"no bot called {kind!r}; choose random, greedy or search")
+    raise BotSpecError(f"no bot called {kind!r}; choose {', '.join(BOT_KINDS)}")

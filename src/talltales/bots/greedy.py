@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from talltales.bots.search import SearchBot
 
 
@@ -14,7 +12,3 @@ class GreedyBot(SearchBot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed, depth=1)
-
-    def describe(self) -> dict[str, Any]:
-        """The bot's settings."""
-        return {"depth": self.depth}

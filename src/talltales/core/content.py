@@ -57,11 +57,12 @@ def _where(path: Path, raw: dict[str, Any], location: str) -> str:
     found = _INDEX.match(location)
     if not found:
         return f"{path}, at {location}"
-    index, field = int(found.group(1)), found.group(2) or "(the card itself)"
+    index, field = int(found.group(1)), found.group(2)
     cards = raw.get("cards") or []
     card_id = cards[index].get("id") if isinstance(cards[index], dict) else None
     card = f'card "{card_id}"' if card_id else f"card #{index + 1}"
-    return f"{path}, {card}, field {field!r}"
+    # a missing or unknown field is a problem of the card as a whole: msgspec names the field
+    return f"{path}, {card}, field {field!r}" if field else f"{path}, {card}"
 
 
 def read_pack_meta(path: Path | str) -> PackMeta:

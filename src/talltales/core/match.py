@@ -91,16 +91,8 @@ class Match(Generic[S, A]):
             auto_chance=False,
         )
         for number, entry in enumerate(record.entries, start=1):
-            try:
-                if entry.seat == CLOCK:
-                    match.game.tick(match.state, msgspec.convert(entry.action, Tick).now)
-                    match._log(CLOCK, entry.action, entry.time)
-                else:
-                    action = decode_action(game, entry.action)
-                    game.validate(match.state, entry.seat, action)
-                    match._apply(entry.seat, action, entry.time)
-            except (TallTalesError, msgspec.ValidationError) as exc:
-                raise RecordError(f"entry {number} of the record does not replay: {exc}") from exc
+            replay_entry(game, match.state, entry, number)
+            match._log(entry.seat, entry.action, entry.time)
         match.auto_chance = True
         return match
 
@@ -183,6 +175,20 @@ class Match(Generic[S, A]):
         self.version += 1
 
 
+def replay_entry(game: Game[S, A], state: S, entry: Entry, number: int) -> None:
+    """Apply one recorded entry (a tick, or an action checked again); RecordError if it no
+    longer replays."""
+    try:
+        if entry.seat == CLOCK:
+            game.tick(state, msgspec.convert(entry.action, Tick).now)
+        else:
+            action = decode_action(game, entry.action)
+            game.validate(state, entry.seat, action)
+            game.apply(state, entry.seat, action, entry.time)
+    except (TallTalesError, msgspec.ValidationError) as exc:
+        raise RecordError(f"entry {number} of the record does not replay: {exc}") from exc
+
+
 def replay_states(game: Game[S, A], record: Record, content: Any = None) -> Iterator[S]:
     """Yield a clone of the state before the first action and after every recorded one."""
     state = game.setup(record.players, game.options(record.options), record.seed, content)
@@ -190,15 +196,7 @@ def replay_states(game: Game[S, A], record: Record, content: Any = None) -> Iter
         game.override(state, record.overrides)
     yield game.clone(state)
     for number, entry in enumerate(record.entries, start=1):
-        try:
-            if entry.seat == CLOCK:
-                game.tick(state, msgspec.convert(entry.action, Tick).now)
-            else:
-                action = decode_action(game, entry.action)
-                game.validate(state, entry.seat, action)
-                game.apply(state, entry.seat, action, entry.time)
-        except (TallTalesError, msgspec.ValidationError) as exc:
-            raise RecordError(f"entry {number} of the record does not replay: {exc}") from exc
+        replay_entry(game, state, entry, number)
         yield game.clone(state)
 
 

@@ -79,9 +79,10 @@ class Autoplay:
             if room is None or room.match is None or seat not in room.bot_seats():
                 return
             spec = room.seats[seat].bot or self.hub.settings.stand_in_bot
-            bot = self.bots.setdefault(
-                (code, room.game_number, seat), make_bot(spec, room.seed + seat)
-            )
+            key = (code, room.game_number, seat)
+            bot = self.bots.get(key)
+            if bot is None:
+                bot = self.bots[key] = make_bot(spec, room.seed + seat)
             async with self.hub.locks[code]:
                 await self.catch_up(room)  # a deadline that passed comes first, as for people
                 if seat not in room.bot_seats() or room.match is None:

@@ -88,7 +88,7 @@ class Presence:
                 return  # nothing changes (a guest away from the lobby): no new version
             room.seats[seat].stand_in = room.seats[seat].stand_in or stand_in
             room.host = host
-            room.version += 1
+            room.changed(self.hub.clock())
             try:
                 await self.hub.save_lobby(room)
             except ActionRefused:
@@ -114,7 +114,7 @@ class Presence:
             return lambda: self.renumber(room, seat, "you left the room")
         state = room.seats[seat]
         state.token_hash, state.bot, state.stand_in = None, self.hub.settings.stand_in_bot, False
-        room.version += 1
+        room.changed(now)
         return lambda: self._detach(room, seat)
 
     def _detach(self, room: Room, seat: Seat) -> None:

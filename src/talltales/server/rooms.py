@@ -108,7 +108,8 @@ class Room:
         if seat is None or seat != self.host:
             raise HostOnly(f"only the host may {what}")
 
-    def _changed(self, now: int) -> int:
+    def changed(self, now: int) -> int:
+        """Count a change: a new version, and activity as of ``now``."""
         self.version += 1
         self.updated = now
         return self.version
@@ -129,7 +130,7 @@ class Room:
         seat = len(self.seats) - 1
         if self.host is None:
             self.host = seat
-        self._changed(now)
+        self.changed(now)
         return seat, token
 
     def add_bot(self, by: Seat | None, spec: str, now: int) -> Seat:
@@ -147,7 +148,7 @@ class Room:
         taken = {s.name for s in self.seats}
         number = next(n for n in range(1, 99) if f"Bot {n}" not in taken)
         self.seats.append(SeatState(f"Bot {number}", bot=spec))
-        self._changed(now)
+        self.changed(now)
         return len(self.seats) - 1
 
     def remove_seat(self, by: Seat | None, seat: Seat, now: int, *, by_host: bool = True) -> None:
@@ -161,7 +162,7 @@ class Room:
         del self.seats[seat]
         if self.host is not None and self.host > seat:
             self.host -= 1
-        self._changed(now)
+        self.changed(now)
 
     def set_options(
         self, by: Seat | None, options: dict[str, Any], family: bool | None, now: int
@@ -177,7 +178,7 @@ class Room:
         self.options = merged
         if family is not None:
             self.family_filter = family
-        self._changed(now)
+        self.changed(now)
 
     def start(self, by: Seat | None, now: int) -> list[EntryRow]:
         """Host: deal the game to the seats as they are; returns the log's first entries."""
@@ -201,7 +202,7 @@ class Room:
         self.status = Status.PLAYING
         self.applied.clear()
         self.recent.clear()
-        version = self._changed(now)
+        version = self.changed(now)
         # chance a game resolves while being set up (a first draw) is part of its log too
         return [
             EntryRow(i, e.seat, e.action, e.time, version)
@@ -243,7 +244,7 @@ class Room:
         self, before: int, now: int, client_id: str | None, seat: Seat | None
     ) -> list[EntryRow]:
         assert self.match is not None
-        version = self._changed(now)
+        version = self.changed(now)
         if client_id is not None and seat is not None:
             self.applied[(seat, client_id)] = version
         if self.match.is_over():
@@ -306,10 +307,11 @@ class Room:
         """What each of ``seats`` may see, sharing the work that is the same for all."""
         if self.match is None:
             return {}
-        match = self.match
-        outcome = match.outcome()
+        match, game, state = self.match, self.match.game, self.match.state
+        outcome = game.outcome(state)
         shared = msgspec.to_builtins(outcome) if outcome else None
-        pending, deadline = sorted(match.pending()), match.deadline()
+        pending = sorted(match.pending())
+        deadline = game.deadline(state) if outcome is None else None
         return {
             seat: StateOut(
                 room=self.code,
@@ -319,7 +321,7 @@ class Room:
                     EventOut(e.kind, e.text, dict(e.data)) for e in events if e.visible_to(seat)
                 ],
                 pending=pending,
-                legal=list(match.legal_actions(seat)) if seat is not None else [],
+                legal=game.legal_actions(state, seat) if seat in pending else [],
                 deadline=deadline,
                 outcome=shared,
                 server_time=now,
@@ -329,12 +331,11 @@ class Room:
 
     def missed(self, since: int) -> list[Event] | None:
         """Events after version ``since``, or None when they are no longer kept."""
-        kept = [(v, e) for v, e in self.recent if v > since]
         if since >= self.version:
             return []
         if not self.recent or self.recent[0][0] > since + 1:
             return None
-        return [event for _, events in kept for event in events]
+        return [event for version, events in self.recent if version > since for event in events]
 
     def seat_for_token(self, token: str) -> Seat | None:
         """The seat a token holds here, if any."""

@@ -10,7 +10,13 @@ from rich.table import Table
 from rich.text import Text
 
 from talltales.games.would_you_believe_it.view import View as WybiView
-from talltales.terminal.render import register_renderer, seat_letter, seat_style, seat_text
+from talltales.terminal.render import (
+    register_renderer,
+    register_view_type,
+    seat_letter,
+    seat_style,
+    seat_text,
+)
 
 ROUTE_COLUMNS = 8
 GUARD_STYLE = "bold black on white"
@@ -108,6 +114,9 @@ def end_line(view: WybiView, position: int, label: str) -> Text:
     text = Text(f"{label}: ", style="bold")
     pieces = pieces_at(view, position)
     return text.append_text(pieces) if pieces else text.append("—", style="dim")
+
+
+register_view_type("would-you-believe-it", WybiView)  # views that arrive as JSON
 
 
 @register_renderer("would-you-believe-it")

@@ -139,7 +139,7 @@ class TerminalGame:
         """Events the table, or a human at it, may see."""
         for event in events:
             if event.visible_to(None) or any(event.visible_to(s) for s in self.humans):
-                self.console.print(event_text(event))
+                self.console.print(event_text(event.text, self.names))
 
     def choose(self, seat: int) -> Any:
         """List the legal actions, numbered, and read a valid number."""

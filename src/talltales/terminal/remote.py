@@ -27,7 +27,13 @@ from websockets.sync.client import ClientConnection, connect
 from talltales.core.errors import TallTalesError
 from talltales.core.game import Outcome
 from talltales.terminal.play import Abandoned, TerminalGame, default_ask
-from talltales.terminal.render import ranking_table, render_view, seat_letter, seat_text
+from talltales.terminal.render import (
+    event_text,
+    ranking_table,
+    render_view,
+    seat_letter,
+    seat_text,
+)
 
 FATAL = frozenset({"no-room", "bad-token", "removed", "rate-limited", "hello-timeout"})
 HTTP_TIMEOUT = 15.0
@@ -282,7 +288,7 @@ class RemoteGame:
         """The events, then the board as this seat sees it; the ranking at the end."""
         self.state, self.version = state, int(state.get("version", self.version))
         for event in state.get("events", []):
-            self.console.print(Text(f"   {event.get('text', '')}", style="dim"))
+            self.console.print(event_text(str(event.get("text", "")), self.names))
         self.console.rule()
         self.console.print(render_view(str(self.info.get("game", "")), state["view"], self.names))
         deadline, now = state.get("deadline"), state.get("server_time")

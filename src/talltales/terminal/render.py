@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
-from talltales.core.game import Event, Outcome
+from talltales.core.game import Outcome
 from talltales.simulate import Rate, Spread, Summary
 
 Renderer = Callable[[msgspec.Struct, Sequence[str]], RenderableType | None]
@@ -107,9 +108,17 @@ def ranking_table(outcome: Outcome, names: Sequence[str]) -> Table:
     return table
 
 
-def event_text(event: Event) -> Text:
-    """One event as an indented, dimmed line."""
-    return Text(f"   {event.text}", style="dim")
+_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def event_text(text: str, names: Sequence[str]) -> Text:
+    """One event as an indented, dimmed line, with 'seat 2' told as that player's name."""
+
+    def name(found: re.Match[str]) -> str:
+        seat = int(found[1])
+        return names[seat] if seat < len(names) else found[0]
+
+    return Text(f"   {_SEAT.sub(name, text)}", style="dim")
 
 
 # --- simulation summaries ---------------------------------------------------------------
@@ -183,8 +192,4 @@ def _spread_cells(score: Spread) -> list[str]:
 
 
 def _load_builtin() -> None:
-    import talltales.terminal.boards  # noqa: F401  (registers the shipped boards)
-    from talltales.games.would_you_believe_it.view import View as WybiView
-
-    # the view types of the shipped games (best moved next to their boards in boards.py)
-    _VIEW_TYPES.setdefault("would-you-believe-it", WybiView)
+    import talltales.terminal.boards  # noqa: F401  (registers the shipped boards and views)

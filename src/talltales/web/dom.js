@@ -141,6 +141,9 @@ const FRIENDLY = {
   "hello-timeout": "The connection timed out; reconnecting.",
   "not-connected": "Not connected right now. Wait for the connection to come back and try again.",
   "network": "Could not reach the server. Check your connection and try again.",
+  "malformed": "The game didn't understand that. Reload the page and try again.",
+  "bad-json": "The game didn't understand that. Reload the page and try again.",
+  "hello-first": "The game didn't understand that. Reload the page and try again.",
 };
 
 /** Words a player understands for an error {code, reason}. */
@@ -150,6 +153,7 @@ export function friendlyError(error) {
   if (code === "illegal") return reason ? `Not allowed: ${reason}.`.replace(/\.\.$/, ".") : "That is not allowed right now.";
   if (code === "text-too-long") return reason || "That text is too long.";
   if (FRIENDLY[code]) return FRIENDLY[code];
+  if (/^http-5/.test(code || "")) return "The server is having trouble. Try again in a moment.";
   if (reason) return capitalise(reason);
   return "Something went wrong. Please try again.";
 }

@@ -47,16 +47,7 @@ export function joinForm({ code = "", fixedCode = false, heading = "Join a room"
     const name = nameEl.value.trim();
     if (!isCode(room)) return showError("A room code is four letters.", fixedCode ? submit : codeEl);
     if (!name) { nameEl.focus(); return showError("Type your name first.", nameEl); }
-    submit.disabled = true;
-    try {
-      const seat = await request("POST", `/api/rooms/${room}/seats`, { name });
-      rememberName(name);
-      saveSeat(seat.room, { token: seat.token, seat: seat.seat, name });
-      navigate(`/#/room/${seat.room}`);
-    } catch (err) {
-      submit.disabled = false;
-      showError(friendlyError(err), submit);
-    }
+    await takeSeat(submit, name, `/api/rooms/${room}/seats`, { name });
   });
   watch.addEventListener("click", () => {
     const room = normCode(codeEl.value);
@@ -107,19 +98,24 @@ export function createForm(gameList) {
     if (!name) { nameEl.focus(); return showError("Type your name first.", nameEl); }
     const options = controls ? controls.read() : {};
     if (options === null) return;
-    submit.disabled = true;
-    try {
-      const seat = await request("POST", "/api/rooms", {
-        game: gameSelect.value, name, options, family_filter: family.checked,
-      });
-      rememberName(name);
-      saveSeat(seat.room, { token: seat.token, seat: seat.seat, name });
-      navigate(`/#/room/${seat.room}`);
-    } catch (err) {
-      submit.disabled = false;
-      showError(friendlyError(err), submit);
-    }
+    await takeSeat(submit, name, "/api/rooms", {
+      game: gameSelect.value, name, options, family_filter: family.checked,
+    });
   });
   showGame();
   return form;
+}
+
+/** POST for a seat (creating or joining a room), keep its token, and go to the room. */
+async function takeSeat(submit, name, url, body) {
+  submit.disabled = true;
+  try {
+    const seat = await request("POST", url, body);
+    rememberName(name);
+    saveSeat(seat.room, { token: seat.token, seat: seat.seat, name });
+    navigate(`/#/room/${seat.room}`);
+  } catch (err) {
+    submit.disabled = false;
+    showError(friendlyError(err), submit);
+  }
 }

@@ -20,7 +20,7 @@ export const gamePageMethods = {
       draw(this.stage, this.state, this.room, this.makeCtx());
     } catch (err) {
       console.error(err);
-      this.stage.append(el("p", { class: "error-text" }, `This game could not be drawn: ${err.message}`));
+      this.stage.append(el("p", { class: "error-text" }, "This screen could not be drawn. Reload the page to try again."));
     }
   },
 
@@ -60,14 +60,15 @@ export const gamePageMethods = {
       return; // the host stays in the lobby (they can remove others instead); after the end, nothing to leave
     }
     const label = room.status === "lobby" ? "Leave the room" : "Leave the game (a bot takes over)";
-    const leave = el("button", { class: "ghost danger-text", testid: "leave" }, label);
-    let armed = false;
+    // the footer is redrawn on every message, so "armed" lives on the page, not the button
+    const armed = () => Date.now() < (this.leaveArmedUntil || 0);
+    const leave = el("button", { class: "ghost danger-text", testid: "leave" }, armed() ? "Tap again to leave" : label);
     leave.addEventListener("click", () => {
-      if (!armed) {
-        armed = true;
+      if (!armed()) {
+        this.leaveArmedUntil = Date.now() + 4000;
         leave.textContent = "Tap again to leave";
-        clearInterval(this.leaveTimer);
-        this.leaveTimer = setTimeout(() => { armed = false; if (leave.isConnected) leave.textContent = label; }, 4000);
+        clearTimeout(this.leaveTimer);
+        this.leaveTimer = setTimeout(() => { if (leave.isConnected) leave.textContent = label; }, 4000);
         return;
       }
       if (!this.command({ type: "leave" }, leave)) return;

@@ -101,18 +101,19 @@ export const lobbyMethods = {
     const room = this.room;
     const game = this.games?.find((g) => g.id === room.game);
     const labels = this.module?.optionLabels || {};
-    if (!game) return null;
+    if (table || !game) return null;
     const controls = optionControls(game, room.options || {}, {
       prefix: "option-", disabled: !amHost, labels,
       onChange: amHost ? (key, value, input) => this.command({ type: "set-options", options: { [key]: value } }, input) : null,
     });
     const family = el("input", {
       id: "option-family", testid: "option-family", type: "checkbox", checked: room.family_filter, disabled: !amHost,
-      on: { change: (e) => this.command({ type: "set-options", options: {}, family_filter: e.target.checked }, e.target) },
+      on: { change: (e) => { // a change that could not be sent is put back
+        if (!this.command({ type: "set-options", options: {}, family_filter: e.target.checked }, e.target)) {
+          e.target.checked = !e.target.checked;
+        }
+      } },
     });
-    if (table) {
-      return null;
-    }
     return el("details", { class: "card-panel options-box", open: amHost, testid: "options-form" },
       el("summary", {}, amHost ? "House rules (you can change them)" : "House rules"),
       controls.fields,

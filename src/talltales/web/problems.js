@@ -12,14 +12,9 @@ export const problemMethods = {
     if (error.client_id) return; // acts report their own errors
     switch (error.code) {
       case "bad-token":
-        forgetSeat(this.code);
-        this.socket?.close();
-        this.showNoSeat(friendlyError(error));
-        return;
       case "removed":
         forgetSeat(this.code);
-        this.socket?.close();
-        this.showNoSeat(friendlyError(error));
+        this.showNoSeat(friendlyError(error)); // closes the socket first
         return;
       case "no-room":
         if (!this.room || !this.socket?.welcomed) {

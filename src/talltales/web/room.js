@@ -60,7 +60,7 @@ export class RoomPage {
     this.destroyed = true;
     this.socket?.close();
     clearInterval(this.timer);
-    clearInterval(this.leaveTimer);
+    clearTimeout(this.leaveTimer);
     hideConnection();
   }
 

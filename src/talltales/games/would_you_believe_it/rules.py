@@ -32,7 +32,7 @@ from talltales.games.would_you_believe_it.state import (
     Roll,
     State,
 )
-from talltales.games.would_you_believe_it.view import build_view, build_views
+from talltales.games.would_you_believe_it.view import build_view, build_views, place_name
 
 FINISH = board.FINISH
 T = TypeVar("T")
@@ -355,8 +355,5 @@ class WouldYouBelieveIt(Game[State, Action]):
     @staticmethod
     def place(state: State, position: int) -> str:
         """'Start', 'Finish' or the card's label with its position."""
-        if position == board.START:
-            return "Start"
-        if position == FINISH:
-            return "Finish"
-        return f"{board.label(state.route[position - 1])} (#{position})"
+        name = place_name(state, position)
+        return name if position in (board.START, FINISH) else f"{name} (#{position})"
