@@ -1,28 +1,66 @@
 """Fib-off: a FIXTURE game (never shipped) that exercises the machinery real games need.
 
-Each round one seat is the reader. Chance rolls a die only the reader sees; the reader reads
-a prompt card from their hidden hand and claims a stake (maybe a fib). Any other seat may
-dispute the claim: the first dispute is taken and closes the window, or all pass, or the
-window times out. A seat that catches a fib keeps a steal card to play in a later round.
-Then every other seat writes a bluff at once (free text, timed), the reader strikes bluffs
-too close to the truth, and everyone votes at once for the best bluff.
+Each round one seat is the reader. Chance rolls a die only the reader sees; the reader
+reads a question card from their hidden hand (drawing a new one from the deck, which is
+reshuffled from the discards when it runs out) and claims a stake (maybe a fib). Any
+other seat may dispute the claim: the first dispute is taken and closes the window, or
+all pass, or the window times out. A seat that catches a fib keeps a steal card to play
+in a later round. Then every other seat writes a fake answer at once (timed); the fakes
+and the real answer are shown under shuffled ids, identical ones merged; the reader
+strikes answers too close to the truth; everyone else votes at once for the answer they
+believe; then all is revealed and scored.
 """
 
 from __future__ import annotations
 
 import enum
+from pathlib import Path
 from typing import Annotated, Any, Final
 
 import msgspec
+from fixture_view import AnswerView, CardView, Reveal, View, build_view
 
 from talltales.core import rng
-from talltales.core.errors import IllegalAction, TextTooLong
-from talltales.core.game import CHANCE, Event, Game, Outcome, Seat, Secret, rank_by_score
+from talltales.core.content import Pack
+from talltales.core.deck import Deck, WhenEmpty
+from talltales.core.errors import IllegalAction
+from talltales.core.game import (
+    CHANCE,
+    Event,
+    Game,
+    Outcome,
+    Seat,
+    Secret,
+    rank_by_score,
+    told,
+    told_all,
+)
+from talltales.core.prompt import Option, Prompt, Race, Verdict, Write
+from talltales.core.prompt import Vote as VotePrompt
 
 HAND: Final = 2
-DECK: Final = tuple(f"card:Q{i:02d}" for i in range(1, 41))
-DEFAULT_BLUFF: Final = "(no answer)"
+MAX_BLUFF: Final = 80
+TRUTH_WRITTEN: Final = 2  # points for writing the real answer as one's fake
 HIDDEN_BLUFF: Final = "(a bluff)"
+IDEAS: Final = ("a well-kept secret", "more than you would think", "nobody agrees on it")
+
+
+def ideas(state: State, seat: Seat) -> list[str]:
+    """Suggested fakes, marked with seat and round so that no two rounds share one (the
+    leak checks look for a fake's text, and last round's answers are public)."""
+    return [f"{idea} (seat {seat}, round {state.round + 1})" for idea in IDEAS]
+
+
+PACKS: Final = Path(__file__).resolve().parent / "packs"
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A question card: the question, its real answer and where that fact comes from."""
+
+    id: str
+    question: str
+    answer: str
+    source: str
 
 
 class Phase(enum.StrEnum):
@@ -31,9 +69,9 @@ class Phase(enum.StrEnum):
     ROLL = "roll"  # chance: the reader's secret die
     CLAIM = "claim"  # the reader reads a card and claims a stake
     DISPUTE = "dispute"  # any other seat may dispute; first taker wins; timed
-    WRITE = "write"  # every other seat writes a bluff at once; timed
-    JUDGE = "judge"  # the reader strikes bluffs too close to the truth
-    VOTE = "vote"  # every other seat votes at once
+    WRITE = "write"  # every other seat writes a fake answer at once; timed
+    JUDGE = "judge"  # the reader strikes answers too close to the truth
+    VOTE = "vote"  # every other seat votes at once for an anonymous answer
     OVER = "over"
 
 
@@ -75,7 +113,7 @@ class Steal(_Action, frozen=True, tag="steal"):
 
 
 class Strike(_Action, frozen=True, tag="strike"):
-    seat: int
+    answer: str
 
 
 class Accept(_Action, frozen=True, tag="accept"):
@@ -83,31 +121,44 @@ class Accept(_Action, frozen=True, tag="accept"):
 
 
 class Vote(_Action, frozen=True, tag="vote"):
-    seat: int
+    answer: str
 
 
 Action = Die | Claim | Dispute | Pass | Bluff | Steal | Strike | Accept | Vote
+
+
+class Answer(msgspec.Struct):
+    """One answer on the table: an anonymous id, its text, and (hidden) who wrote it."""
+
+    id: str
+    text: str
+    authors: list[int]
+    truth: bool = False
 
 
 class State(msgspec.Struct):
     """The whole table; ``now`` is the latest time an action or tick brought."""
 
     options: Options
+    catalog: dict[str, Card]  # every card of the chosen packs, by id (never changes)
     hands: list[list[str]]
-    deck: list[str]
+    deck: Deck
     scores: list[int]
     steals: list[list[int]]  # per seat: the round each kept steal card was won
     rng: int
     phase: Phase = Phase.ROLL
     round: int = 0
     roll: int = 0
-    prompt: str | None = None
+    card: str | None = None  # the card being read
+    truth: str = ""  # its real answer (the reader's secret until the answers are shown)
     stake: int = 0
     passed: list[int] = []
     disputer: int | None = None
     bluffs: dict[int, str] = {}
-    struck: list[int] = []
-    votes: dict[int, int] = {}
+    answers: list[Answer] = []  # sorted by id, ids drawn at random
+    struck: list[str] = []
+    votes: dict[int, str] = {}
+    last: Reveal | None = None  # what the previous round revealed
     now: int = 0
     deadline: int | None = None
 
@@ -120,32 +171,19 @@ class State(msgspec.Struct):
         return [s for s in range(len(self.scores)) if s != self.reader]
 
 
-class View(msgspec.Struct, frozen=True):
-    game: str
-    seat: int | None
-    phase: str
-    round: int
-    rounds: int
-    reader: int
-    stake: int
-    prompt: str | None
-    disputer: int | None
-    deadline: int | None
-    hand: list[str]
-    roll: str | None
-    my_bluff: str | None
-    my_vote: int | None
-    bluffs: dict[int, str]
-    struck: list[int]
-    scores: list[int]
-    hand_sizes: list[int]
-    steals: list[int]  # kept steal cards per seat (face up)
-    done: list[int]  # seats that have acted in the current simultaneous phase
-
-
 def _need(ok: bool, reason: str) -> None:
     if not ok:
         raise IllegalAction(reason)
+
+
+def _key(text: str) -> str:
+    """Answers that differ only in case and spacing are the same answer."""
+    return " ".join(text.casefold().split())
+
+
+def vote_choices(state: State, seat: Seat) -> list[str]:
+    """The answer ids ``seat`` may vote for: not struck, not its own."""
+    return [a.id for a in state.answers if a.id not in state.struck and seat not in a.authors]
 
 
 class FibOff(Game[State, Action]):
@@ -158,21 +196,31 @@ class FibOff(Game[State, Action]):
     state_type = State
     action_type = Action
     options_type = Options
-    max_text = 80
+    card_type = Card
+    default_packs = ("fib-off-facts",)
 
-    def setup(self, players: int, options: Any, seed: int, content: Any = None) -> State:
+    def pack_files(self) -> list[Any]:
+        """Its packs live beside it in tests/packs/ (a fixture ships nothing)."""
+        return sorted(PACKS.glob("*.toml"))
+
+    def setup(self, players: int, options: Any, seed: int, packs: Any = ()) -> State:
         self.check_players(players)
         assert isinstance(options, Options)
-        deck = list(DECK)
-        state = rng.shuffle(rng.seed_state(seed), deck)
-        hands = [deck[HAND * s : HAND * (s + 1)] for s in range(players)]
+        catalog = {c.id: c for p in packs if isinstance(p, Pack) for c in p.cards}
+        _need(len(catalog) >= HAND * players + 2, "the packs hold too few cards for the table")
+        gen, deck = Deck.shuffled(sorted(catalog), rng.seed_state(seed))
+        hands = []
+        for _ in range(players):
+            gen, hand = deck.deal(gen, HAND, WhenEmpty.SPENT)
+            hands.append(hand)
         return State(
             options=options,
+            catalog=catalog,
             hands=hands,
-            deck=deck[HAND * players :],
+            deck=deck,
             scores=[0] * players,
             steals=[[] for _ in range(players)],
-            rng=state,
+            rng=gen,
         )
 
     # --- decisions -------------------------------------------------------------------------
@@ -191,10 +239,6 @@ class FibOff(Game[State, Action]):
             case Phase.OVER:
                 return frozenset()
 
-    def _vote_targets(self, state: State, seat: Seat) -> list[int]:
-        others = [w for w in state.writers if w != seat and w not in state.struck]
-        return [state.reader, *others]
-
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         if seat not in self.pending(state):
             return []
@@ -206,19 +250,62 @@ class FibOff(Game[State, Action]):
             case Phase.DISPUTE:
                 return [Dispute(), Pass()]
             case Phase.WRITE:
-                texts = [f"seat {seat}'s tall tale", f"a llama ate seat {seat}'s homework"]
-                texts.append((f"seat {seat} swears it was " + "very " * 20)[: self.max_text])
-                actions: list[Action] = [Bluff(t) for t in texts]
+                actions: list[Action] = [Bluff(t) for t in ideas(state, seat)]
                 if self._steal_ready(state, seat):
                     actions += [Steal(t) for t in range(len(state.scores)) if t != seat]
                 return actions
             case Phase.JUDGE:
-                judge: list[Action] = [Strike(s) for s in state.bluffs if s not in state.struck]
+                judge: list[Action] = [Strike(a) for a in self._strikable(state)]
                 return [*judge, Accept()]
             case Phase.VOTE:
-                return [Vote(t) for t in self._vote_targets(state, seat)]
+                return [Vote(a) for a in vote_choices(state, seat)]
             case Phase.OVER:
                 return []
+
+    def prompt(self, state: State, seat: Seat) -> Prompt:
+        """Typed prompts: a race to dispute, a text to write, a verdict, an anonymous vote."""
+        text = {a.id: a.text for a in state.answers}
+        match state.phase:
+            case Phase.DISPUTE:
+                return Race(
+                    question=f"Seat {state.reader} claims the die shows {state.stake}. Fib?",
+                    claim=Option("Dispute it!", {"type": "dispute"}),
+                    decline=Option("Let it stand", {"type": "pass"}),
+                )
+            case Phase.WRITE:
+                steals = [a for a in self.legal_actions(state, seat) if isinstance(a, Steal)]
+                return Write(
+                    question=self._question(state),
+                    purpose="a fake answer",
+                    action={"type": "bluff"},
+                    max_length=MAX_BLUFF,
+                    examples=ideas(state, seat),
+                    options=[Option(f"Steal a point from seat {a.target}", _b(a)) for a in steals],
+                )
+            case Phase.JUDGE:
+                return Verdict(
+                    question="Is any fake too close to the truth?",
+                    subject=state.truth,
+                    accept=Option("Keep every answer", {"type": "accept"}),
+                    overrule=[
+                        Option(f"Strike “{text[a]}”", _b(Strike(a))) for a in self._strikable(state)
+                    ],
+                )
+            case Phase.VOTE:
+                return VotePrompt(
+                    question=self._question(state),
+                    options=[Option(text[a], _b(Vote(a))) for a in vote_choices(state, seat)],
+                )
+            case _:
+                return super().prompt(state, seat)
+
+    @staticmethod
+    def _question(state: State) -> str:
+        return state.catalog[state.card].question if state.card else ""
+
+    @staticmethod
+    def _strikable(state: State) -> list[str]:
+        return [a.id for a in state.answers if not a.truth and a.id not in state.struck]
 
     @staticmethod
     def _steal_ready(state: State, seat: Seat) -> bool:
@@ -234,7 +321,7 @@ class FibOff(Game[State, Action]):
                 _need(phase is Phase.ROLL, "the die is rolled only at the start of a round")
             case Claim(card=card):
                 _need(phase is Phase.CLAIM and seat == reader, "only the reader claims, once")
-                _need(card in state.hands[seat], f"you do not hold {card}")
+                _need(card in state.hands[seat], "you do not hold that card")
             case Dispute():
                 if phase is not Phase.DISPUTE and state.disputer is not None:
                     raise IllegalAction(f"too late: seat {state.disputer} disputed first")
@@ -244,29 +331,23 @@ class FibOff(Game[State, Action]):
             case Pass():
                 _need(phase is Phase.DISPUTE and seat != reader, "there is nothing to pass on")
                 _need(seat not in state.passed, "you have already passed")
-            case Bluff(text=text):
+            case Bluff():  # its length and emptiness are checked by Match, from the prompt
                 _need(phase is Phase.WRITE, "it is not time to write")
-                _need(seat != reader, "the reader knows the truth and writes no bluff")
-                _need(seat not in state.bluffs, "you have already written your bluff")
-                if len(text) > self.max_text:
-                    raise TextTooLong(
-                        f"a bluff is at most {self.max_text} characters; yours has {len(text)}"
-                    )
-                _need(bool(text.strip()), "write something")
+                _need(seat != reader, "the reader knows the truth and writes no fake")
+                _need(seat not in state.bluffs, "you have already written your answer")
             case Steal(target=target):
                 _need(phase is Phase.WRITE and seat in self.pending(state), "steal while writing")
                 _need(self._steal_ready(state, seat), "you hold no steal card from a past round")
                 _need(0 <= target < len(state.scores) and target != seat, "steal from another")
-            case Strike(seat=target):
+            case Strike(answer=answer):
                 _need(phase is Phase.JUDGE and seat == reader, "only the reader judges")
-                _need(target in state.bluffs, f"seat {target} wrote no bluff")
-                _need(target not in state.struck, f"seat {target}'s bluff is already struck")
+                _need(answer in self._strikable(state), f"answer {answer} cannot be struck")
             case Accept():
                 _need(phase is Phase.JUDGE and seat == reader, "only the reader judges")
-            case Vote(seat=target):
+            case Vote(answer=answer):
                 _need(phase is Phase.VOTE and seat != reader, "it is not time to vote")
                 _need(seat not in state.votes, "you have already voted")
-                _need(target in self._vote_targets(state, seat), f"you cannot vote for {target}")
+                _need(answer in vote_choices(state, seat), f"you cannot vote for {answer}")
 
     def apply(self, state: State, seat: Seat, action: Action, now: int = 0) -> list[Event]:
         state.now = max(state.now, now)  # timers this action opens run from its time
@@ -275,70 +356,125 @@ class FibOff(Game[State, Action]):
             case Die(value=value):
                 state.rng, _ = rng.below(state.rng, 6)  # sample_chance's draw, used up
                 state.roll, state.phase = value, Phase.CLAIM
-                return [Event("roll", f"the die shows {value}", (reader,), {"value": value})]
+                return [told([reader], "roll", f"the die shows {value}", value=value)]
             case Claim(card=card, stake=stake):
-                state.hands[seat].remove(card)
-                state.prompt, state.stake, state.phase = card, stake, Phase.DISPUTE
-                state.deadline = state.now + state.options.dispute_ms
-                return [Event("claim", f"seat {seat} reads {card}, claims {stake}")]
+                return self._claim(state, seat, card, stake)
             case Dispute():
-                state.disputer = seat
-                fib = state.roll != state.stake
-                if fib:
-                    state.scores[reader] -= 1
-                    state.steals[seat].append(state.round)
-                    state.stake = state.roll
-                else:
-                    state.scores[seat] -= 1
-                text = f"seat {seat} disputes; the die showed {state.roll}"
-                return [Event("dispute", text, data={"fib": fib}), *self._open_write(state)]
+                return self._dispute(state, seat)
             case Pass():
                 state.passed.append(seat)
-                events = [Event("pass", f"seat {seat} passes")]
+                events = [told_all("pass", f"seat {seat} passes", seat=seat)]
                 if len(state.passed) == len(state.writers):
                     events += self._open_write(state)
                 return events
             case Bluff(text=text):
                 state.bluffs[seat] = text
-                return [Event("bluff", f"seat {seat} has written"), *self._maybe_judge(state)]
+                done = told_all("bluff", f"seat {seat} has written", seat=seat)
+                return [done, *self._maybe_show(state)]
             case Steal(target=target):
                 state.steals[seat].pop(0)
                 state.scores[target] -= 1
                 state.scores[seat] += 1
-                return [Event("steal", f"seat {seat} steals a point from seat {target}")]
-            case Strike(seat=target):
-                state.struck.append(target)
-                state.scores[target] -= 1
-                return [Event("strike", f"seat {target}'s bluff is too close to the truth")]
+                return [told_all("steal", f"seat {seat} steals a point from seat {target}")]
+            case Strike(answer=answer):
+                state.struck.append(answer)
+                return [told_all("strike", f"answer {answer} is too close to the truth")]
             case Accept():
                 state.phase = Phase.VOTE
-                return [Event("vote", "vote for the best bluff")]
-            case Vote(seat=target):
-                state.votes[seat] = target
+                return [told_all("vote", "vote for the answer you believe")]
+            case Vote(answer=answer):
+                state.votes[seat] = answer
                 if len(state.votes) < len(state.writers):
-                    return [Event("voted", f"seat {seat} has voted")]
-                return self._end_round(state)
+                    return [told_all("voted", f"seat {seat} has voted", seat=seat)]
+                return self._reveal(state)
+
+    def _claim(self, state: State, seat: Seat, card: str, stake: int) -> list[Event]:
+        state.hands[seat].remove(card)
+        state.rng, drawn = state.deck.draw(state.rng, WhenEmpty.RESHUFFLE)
+        if drawn is not None:
+            state.hands[seat].append(drawn)
+        state.card, state.truth = card, state.catalog[card].answer
+        state.stake, state.phase = stake, Phase.DISPUTE
+        state.deadline = state.now + state.options.dispute_ms
+        question = state.catalog[card].question
+        return [told_all("claim", f"seat {seat} asks “{question}” and claims {stake}", seat=seat)]
+
+    def _dispute(self, state: State, seat: Seat) -> list[Event]:
+        reader = state.reader
+        state.disputer = seat
+        fib = state.roll != state.stake
+        if fib:
+            state.scores[reader] -= 1
+            state.steals[seat].append(state.round)
+            state.stake = state.roll
+        else:
+            state.scores[seat] -= 1
+        text = f"seat {seat} disputes; the die showed {state.roll}"
+        return [told_all("dispute", text, fib=fib, seat=seat), *self._open_write(state)]
 
     def _open_write(self, state: State) -> list[Event]:
         state.phase, state.passed = Phase.WRITE, []
         state.deadline = state.now + state.options.write_ms
-        return [Event("write", "write your bluffs")]
+        return [told_all("write", "write your fake answers")]
 
-    def _maybe_judge(self, state: State) -> list[Event]:
+    def _maybe_show(self, state: State) -> list[Event]:
         if len(state.bluffs) < len(state.writers):
             return []
-        state.phase, state.deadline = Phase.JUDGE, None
-        return [Event("judge", f"seat {state.reader} judges the bluffs")]
+        return self._show_answers(state)
 
-    def _end_round(self, state: State) -> list[Event]:
+    def _show_answers(self, state: State) -> list[Event]:
+        """Merge identical answers, shuffle them under fresh ids: order tells nothing.
+
+        A fake that is the real answer is no fake: its writer scores and it is not shown
+        twice (the truth, which every writer may vote for, never has an author)."""
+        truth = _key(state.truth)
+        groups: dict[str, Answer] = {truth: Answer("", state.truth, [], True)}
+        events = []
+        for seat, text in sorted(state.bluffs.items()):
+            if _key(text) == truth:
+                state.scores[seat] += TRUTH_WRITTEN
+                events.append(told_all("found", f"seat {seat} wrote the real answer", seat=seat))
+                continue
+            group = groups.setdefault(_key(text), Answer("", text, []))
+            group.authors.append(seat)
+            group.text = min(group.text, text)  # the shown spelling depends on texts alone
+        answers = [groups[k] for k in sorted(groups)]
+        state.rng = rng.shuffle(state.rng, answers)
+        for number, answer in enumerate(answers):
+            answer.id = chr(ord("A") + number)
+        state.answers, state.bluffs = answers, {}
+        state.phase, state.deadline = Phase.JUDGE, None
+        return [*events, told_all("answers", f"{len(answers)} answers are on the table")]
+
+    def _reveal(self, state: State) -> list[Event]:
         reader = state.reader
-        for target in state.votes.values():
-            state.scores[target] += 1 if target == reader else state.stake
-        events = [Event("votes", "votes: " + msgspec.json.encode(state.votes).decode())]
+        for voter, answer in sorted(state.votes.items()):
+            chosen = next(a for a in state.answers if a.id == answer)
+            if chosen.truth:
+                state.scores[voter] += 1
+                state.scores[reader] += 1
+            for author in chosen.authors:
+                state.scores[author] += state.stake
+        for answer in state.answers:
+            if answer.id in state.struck:
+                for author in answer.authors:
+                    state.scores[author] -= 1
+        state.last = Reveal(
+            question=self._question(state),
+            truth=state.truth,
+            answers=[AnswerView(a.id, a.text) for a in state.answers],
+            truth_id=next(a.id for a in state.answers if a.truth),
+            authors={a.id: list(a.authors) for a in state.answers},
+            votes=dict(sorted(state.votes.items())),
+        )
+        assert state.card is not None
+        state.deck.discard(state.card)
+        truth_id = state.last.truth_id
+        events = [told_all("reveal", f"the real answer was {truth_id}: {state.truth}")]
         state.round += 1
         state.phase = Phase.OVER if state.round == state.options.rounds else Phase.ROLL
-        state.roll, state.prompt, state.stake, state.disputer = 0, None, 0, None
-        state.bluffs, state.struck, state.votes, state.deadline = {}, [], {}, None
+        state.roll, state.card, state.truth, state.stake, state.disputer = 0, None, "", 0, None
+        state.answers, state.struck, state.votes, state.deadline = [], [], {}, None
         return events
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
@@ -359,78 +495,41 @@ class FibOff(Game[State, Action]):
         state.now = now
         match state.phase:
             case Phase.DISPUTE:
-                return [Event("timeout", "nobody disputed in time"), *self._open_write(state)]
-            case Phase.WRITE:
-                for s in state.writers:
-                    state.bluffs.setdefault(s, DEFAULT_BLUFF)
-                return [Event("timeout", "time to stop writing"), *self._maybe_judge(state)]
+                return [told_all("timeout", "nobody disputed in time"), *self._open_write(state)]
+            case Phase.WRITE:  # who wrote nothing in time has no answer on the table
+                return [told_all("timeout", "time to stop writing"), *self._show_answers(state)]
             case _:
                 return []
 
     # --- what seats see --------------------------------------------------------------------
     def view(self, state: State, seat: Seat | None) -> msgspec.Struct:
-        hand = state.hands[seat] if seat is not None and 0 <= seat < len(state.hands) else []
-        public_bluffs = state.phase in (Phase.JUDGE, Phase.VOTE)
-        see_roll = state.roll > 0 and (seat == state.reader or state.disputer is not None)
-        done = {Phase.DISPUTE: state.passed, Phase.WRITE: state.bluffs, Phase.VOTE: state.votes}
-        return View(
-            game=self.id,
-            seat=seat,
-            phase=str(state.phase),
-            round=state.round,
-            rounds=state.options.rounds,
-            reader=state.reader,
-            stake=state.stake,
-            prompt=state.prompt,
-            disputer=state.disputer,
-            deadline=state.deadline,
-            hand=list(hand),
-            roll=f"die:{state.roll}" if see_roll else None,
-            my_bluff=state.bluffs.get(seat) if seat is not None else None,
-            my_vote=state.votes.get(seat) if seat is not None else None,
-            bluffs=dict(state.bluffs) if public_bluffs else {},
-            struck=sorted(state.struck),
-            scores=state.scores[:],
-            hand_sizes=[len(h) for h in state.hands],
-            steals=[len(k) for k in state.steals],
-            done=sorted(done.get(state.phase, [])),
-        )
+        return build_view(self.id, state, seat)
 
     def secrets(self, state: State) -> list[Secret]:
         only = [frozenset({s}) for s in range(len(state.scores))]
         found = [
-            Secret(f"seat {s}'s hand", c, only[s]) for s, h in enumerate(state.hands) for c in h
+            Secret(f"seat {s}'s card {i}", c, only[s])
+            for s, hand in enumerate(state.hands)
+            for i, c in enumerate(hand)
         ]
-        found += [Secret("undealt card", c) for c in state.deck]
-        found.append(Secret("future rolls", f"rng:{state.rng}"))
+        found += [Secret(f"deck card {i}", c) for i, c in enumerate(state.deck.pile)]
+        found.append(Secret("future draws", f"rng:{state.rng}"))
         if state.roll and state.disputer is None:
             found.append(Secret("the die", f"die:{state.roll}", only[state.reader]))
+        if state.phase in (Phase.DISPUTE, Phase.WRITE):
+            found.append(Secret("the real answer", state.truth, only[state.reader]))
         if state.phase is Phase.WRITE:
-            found += [Secret(f"seat {s}'s bluff", t, only[s]) for s, t in state.bluffs.items()]
-        found += [Secret(f"seat {s}'s vote", f"vote:{t}", only[s]) for s, t in state.votes.items()]
+            found += [Secret(f"seat {s}'s fake", t, only[s]) for s, t in state.bluffs.items()]
+        for s, answer in state.votes.items():
+            if len(vote_choices(state, s)) > 1:  # a forced vote is no secret
+                found.append(Secret(f"seat {s}'s vote", f"vote:{answer}", only[s]))
         return found
 
     def resample_hidden(self, state: State, seat: Seat | None, seed: int) -> State:
-        other = self.clone(state)
-        gen = rng.seed_state(seed)
-        unseen = [s for s in range(len(state.scores)) if s != seat]
-        pool = other.deck + [c for s in unseen for c in other.hands[s]]
-        gen = rng.shuffle(gen, pool)
-        for s in unseen:
-            other.hands[s], pool = pool[: len(other.hands[s])], pool[len(other.hands[s]) :]
-        other.deck = pool
-        if other.roll and other.disputer is None and seat != other.reader:
-            gen, face = rng.below(gen, 6)
-            other.roll = face + 1
-        if other.phase is Phase.WRITE:
-            other.bluffs = {s: t if s == seat else HIDDEN_BLUFF for s, t in other.bluffs.items()}
-        for s in other.votes:
-            if s != seat:
-                targets = self._vote_targets(other, s)
-                gen, i = rng.below(gen, len(targets))
-                other.votes[s] = targets[i]
-        other.rng = gen
-        return other
+        """Everything ``seat`` cannot see, drawn afresh from ``seed`` and what it sees."""
+        from fixture_resample import resample
+
+        return resample(self, state, seat, seed)
 
     # --- the end, tools --------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -442,11 +541,12 @@ class FibOff(Game[State, Action]):
         return msgspec.structs.replace(
             state,
             hands=[h[:] for h in state.hands],
-            deck=state.deck[:],
+            deck=state.deck.copy(),
             scores=state.scores[:],
             steals=[k[:] for k in state.steals],
             passed=state.passed[:],
             bluffs=dict(state.bluffs),
+            answers=[Answer(a.id, a.text, a.authors[:], a.truth) for a in state.answers],
             struck=state.struck[:],
             votes=dict(state.votes),
         )
@@ -461,18 +561,29 @@ class FibOff(Game[State, Action]):
             "round": state.round,
             "reader": state.reader,
             "stake": state.stake,
-            "prompt": state.prompt,
+            "card": state.card,
             "disputer": state.disputer,
             "deadline": state.deadline,
             "scores": state.scores[:],
             "steals": [len(k) for k in state.steals],
             "hand_sizes": [len(h) for h in state.hands],
+            "deck": state.deck.size,
+            "discards": len(state.deck.discards),
+            "reshuffles": state.deck.reshuffles,
             "written": sorted(state.bluffs),
+            "answers": [a.text for a in state.answers],
             "struck": sorted(state.struck),
             "voted": sorted(state.votes),
             "winners": result.winners if result else [],
         }
 
 
+def _b(action: Action) -> dict[str, Any]:
+    built = msgspec.to_builtins(action)
+    assert isinstance(built, dict)
+    return built
+
+
 FIB_OFF = FibOff()
 FIXTURE_GAMES: list[Game[Any, Any]] = [FIB_OFF]
+__all__ = ["FIB_OFF", "FIXTURE_GAMES", "AnswerView", "CardView", "View"]

@@ -5,11 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 from fixture_game import (
-    DECK,
-    DEFAULT_BLUFF,
     FIB_OFF,
     FIXTURE_GAMES,
     HIDDEN_BLUFF,
+    MAX_BLUFF,
     Accept,
     Action,
     Bluff,
@@ -24,9 +23,11 @@ from fixture_game import (
     Vote,
 )
 
-from talltales.core.errors import IllegalAction, NotYourTurn, OptionsError, TextTooLong
+from talltales.core.errors import EmptyText, IllegalAction, NotYourTurn, OptionsError, TextTooLong
 from talltales.core.game import CHANCE, CLOCK, Game
 from talltales.core.match import Match
+from talltales.core.prompt import Race, Verdict, Write
+from talltales.core.prompt import Vote as VotePrompt
 from talltales.core.record import Entry
 from talltales.core.rng import Rng
 
@@ -58,12 +59,21 @@ def to_write(match: FibMatch) -> None:
 
 
 def to_judge(match: FibMatch) -> dict[int, str]:
-    """Every writer writes a distinctive bluff."""
-    texts = {seat: f"bluff number {seat}" for seat in sorted(match.pending())}
+    """Every writer writes a distinctive fake."""
+    texts = {seat: f"fake number {seat}" for seat in sorted(match.pending())}
     for seat, text in texts.items():
         match.submit(seat, Bluff(text))
     assert match.state.phase is Phase.JUDGE
     return texts
+
+
+def answer_of(match: FibMatch, text: str) -> str:
+    """The anonymous id the answer ``text`` was given."""
+    return next(a.id for a in match.state.answers if a.text == text)
+
+
+def truth_id(match: FibMatch) -> str:
+    return next(a.id for a in match.state.answers if a.truth)
 
 
 def encoded_view(match: FibMatch, seat: int | None) -> bytes:
@@ -74,7 +84,7 @@ def test_the_fixture_list_holds_the_game() -> None:
     assert FIXTURE_GAMES == [FIB_OFF]
     assert isinstance(FIB_OFF, Game)
     assert FIB_OFF.id == "fib-off"
-    assert FIB_OFF.max_text == 80
+    assert FIB_OFF.default_packs == ("fib-off-facts",)
 
 
 def test_player_count_and_options_are_checked() -> None:
@@ -130,12 +140,12 @@ def test_hidden_hands_appear_only_in_their_own_seat_view() -> None:
         for owner in range(4):
             for card in hands[owner]:
                 assert (card.encode() in view) == (owner == seat), (seat, owner, card)
-    assert b"card:Q" not in encoded_view(match, None)
+    assert b"fib:" not in encoded_view(match, None)
     secrets = {s.value: s.seats for s in FIB_OFF.secrets(match.state)}
     for owner in range(4):
         for card in hands[owner]:
             assert secrets[card] == {owner}
-    assert all(secrets[card] == frozenset() for card in match.state.deck)
+    assert all(secrets[card] == frozenset() for card in match.state.deck.pile)
 
 
 def test_the_die_is_seen_by_the_reader_until_a_dispute_reveals_it() -> None:
@@ -160,15 +170,15 @@ def test_no_secret_ever_reaches_a_seat_not_allowed_to_see_it(players: int) -> No
                     shown = secret.value.encode() in encoded_view(match, seat)
                     if seat not in secret.seats:
                         assert not shown, (secret, seat)
-                    elif secret.value.startswith("card:"):
+                    elif secret.value.startswith("fib:"):
                         assert shown, (secret, seat)  # a hand is shown to its owner
             seat = rng.choice(sorted(match.pending()))
             match.submit(seat, rng.choice(match.legal_actions(seat)))
 
 
-def test_resample_hidden_redeals_only_what_the_seat_cannot_see() -> None:
+def test_resample_hidden_redraws_only_what_the_seat_cannot_see() -> None:
     match = start(4, die=2)
-    prompt = claim(match, 5)
+    card = claim(match, 5)
     to_write(match)
     match.submit(1, Bluff("mine, all mine"))
     match.submit(2, Bluff("seat two's secret"))
@@ -177,26 +187,40 @@ def test_resample_hidden_redeals_only_what_the_seat_cannot_see() -> None:
 
     others = [FIB_OFF.resample_hidden(state, 1, seed) for seed in range(12)]
     assert msgspec.json.encode(state) == before  # the real state is untouched
+    dealt = sorted([*state.deck.pile, *(c for h in state.hands for c in h)])
     for other in others:
         assert msgspec.json.encode(FIB_OFF.view(other, 1)) == msgspec.json.encode(
             FIB_OFF.view(state, 1)
         )
         assert other.hands[1] == state.hands[1]
-        assert sorted([*other.deck, *(c for h in other.hands for c in h)]) == sorted(
-            set(DECK) - {prompt}
-        )
+        assert sorted([*other.deck.pile, *(c for h in other.hands for c in h)]) == dealt
         assert other.bluffs == {1: "mine, all mine", 2: HIDDEN_BLUFF}
+        assert other.card == card
+        assert other.truth == other.catalog[card].answer  # a sample is self-consistent
     assert any(other.hands[2] != state.hands[2] for other in others)
     assert any(other.roll != state.roll for other in others)  # the die is the reader's
+    assert any(other.truth != state.truth for other in others)  # the answer too
     assert {o.rng for o in others} != {state.rng}
 
-    mine = FIB_OFF.resample_hidden(state, 0, 3)  # the reader knows the die
-    assert mine.roll == 2
+    mine = FIB_OFF.resample_hidden(state, 0, 3)  # the reader knows the die and the answer
+    assert (mine.roll, mine.truth) == (2, state.truth)
     assert mine.hands[0] == state.hands[0]
     public = FIB_OFF.resample_hidden(state, None, 3)
     assert msgspec.json.encode(FIB_OFF.view(public, None)) == msgspec.json.encode(
         FIB_OFF.view(state, None)
     )
+
+
+def test_a_sample_depends_only_on_what_the_seat_sees() -> None:
+    match = start(5, die=4)
+    claim(match, 4)
+    to_write(match)
+    to_judge(match)
+    state = match.state
+    for seat in [None, 0, 1, 3]:
+        again = FIB_OFF.resample_hidden(FIB_OFF.resample_hidden(state, seat, 99), seat, 7)
+        direct = FIB_OFF.resample_hidden(state, seat, 7)
+        assert msgspec.json.encode(again) == msgspec.json.encode(direct), seat
 
 
 # --- the optional dispute window: first taker wins -----------------------------------------------
@@ -264,8 +288,8 @@ def test_every_writer_writes_at_once_and_every_bluff_is_kept() -> None:
             assert match.view(seat).my_bluff == text  # type: ignore[attr-defined]
             assert match.view(seat).done == sorted({1, 2, 3} - waiting)  # type: ignore[attr-defined]
     assert match.state.phase is Phase.JUDGE
-    assert match.state.bluffs == texts
-    assert match.view(None).bluffs == texts  # type: ignore[attr-defined]
+    shown = {a.text for a in match.view(None).answers}  # type: ignore[attr-defined]
+    assert shown == {*texts.values(), match.state.truth}
     assert match.pending() == {0}
 
 
@@ -276,57 +300,115 @@ def test_votes_are_cast_at_once_kept_hidden_and_scored_together() -> None:
     to_judge(match)
     match.submit(0, Accept())
     assert match.pending() == {1, 2, 3}
-    match.submit(1, Vote(3))
-    assert match.view(1).my_vote == 3  # type: ignore[attr-defined]
+    three, truth = answer_of(match, "fake number 3"), truth_id(match)
+    match.submit(1, Vote(three))
+    assert match.view(1).my_vote == three  # type: ignore[attr-defined]
     assert match.view(3).my_vote is None  # type: ignore[attr-defined]
-    assert b"vote:3" not in encoded_view(match, 3)
+    assert f"vote:{three}".encode() not in encoded_view(match, 3)
     assert match.pending() == {2, 3}
-    match.submit(3, Vote(0))
-    match.submit(2, Vote(3))
-    assert match.state.scores == [1, 0, 0, 10]  # two votes at stake 5, one for the truth
+    match.submit(3, Vote(truth))
+    match.submit(2, Vote(three))
+    # two votes for seat 3's fake at stake 5; one for the truth: the voter and reader score
+    assert match.state.scores == [1, 0, 0, 11]
     assert match.state.round == 1
     assert match.state.reader == 1
     assert FIB_OFF.pending(match.state) == {CHANCE}
+    last = match.view(None).last  # type: ignore[attr-defined]
+    assert last.truth_id == truth and last.authors[three] == [3]
+    assert last.votes == {1: three, 2: three, 3: truth}
 
 
 # --- the reader judges ---------------------------------------------------------------------------
-def test_the_reader_strikes_a_bluff_too_close_to_the_truth() -> None:
+def test_the_reader_strikes_a_fake_too_close_to_the_truth() -> None:
     match = start(4)
     claim(match, 3)
     to_write(match)
     to_judge(match)
-    refused(match, 1, Strike(2), NotYourTurn)
-    assert Strike(2) in match.legal_actions(0)
-    match.submit(0, Strike(2))
-    assert match.state.struck == [2]
-    assert match.state.scores[2] == -1
-    assert Strike(2) not in match.legal_actions(0)
-    assert "already struck" in refused(match, 0, Strike(2), IllegalAction).reason
-    refused(match, 0, Strike(0), IllegalAction)  # the reader wrote no bluff
+    two, truth = answer_of(match, "fake number 2"), truth_id(match)
+    refused(match, 1, Strike(two), NotYourTurn)
+    assert Strike(two) in match.legal_actions(0)
+    assert Strike(truth) not in match.legal_actions(0)
+    match.submit(0, Strike(two))
+    assert match.state.struck == [two]
+    assert Strike(two) not in match.legal_actions(0)
+    assert "cannot be struck" in refused(match, 0, Strike(two), IllegalAction).reason
+    refused(match, 0, Strike(truth), IllegalAction)  # the truth is never struck
     match.submit(0, Accept())
     assert match.state.phase is Phase.VOTE
-    assert Vote(2) not in match.legal_actions(1)
-    refused(match, 1, Vote(2), IllegalAction)  # struck
-    refused(match, 1, Vote(1), IllegalAction)  # one's own
-    match.submit(1, Vote(3))
+    assert Vote(two) not in match.legal_actions(1)
+    refused(match, 1, Vote(two), IllegalAction)  # struck
+    refused(match, 1, Vote(answer_of(match, "fake number 1")), IllegalAction)  # one's own
+    for seat in (1, 2, 3):
+        match.submit(seat, Vote(truth))
+    assert match.state.scores == [3, 1, 0, 1]  # a struck fake costs its writer at the reveal
 
 
-# --- free text -----------------------------------------------------------------------------------
-def test_text_longer_than_max_text_is_refused_and_changes_nothing() -> None:
+# --- anonymous answers ---------------------------------------------------------------------------
+def test_answers_are_shuffled_under_ids_and_identical_ones_merged() -> None:
+    orders = set()
+    for seed in range(8):
+        match = Match(FIB_OFF, 5, seed=seed, auto_chance=False)
+        match.submit_chance(Die(2))
+        claim(match, 2)
+        to_write(match)
+        match.submit(1, Bluff("Same Words"))
+        match.submit(2, Bluff("same   words"))
+        match.submit(3, Bluff("different"))
+        match.submit(4, Bluff(match.state.truth.upper()))  # the real answer: no fake
+        answers = match.state.answers
+        assert [a.id for a in answers] == ["A", "B", "C"]
+        merged = next(a for a in answers if a.authors == [1, 2])
+        assert merged.text == "Same Words"  # the spelling shown depends on the texts alone
+        assert match.state.scores[4] == 2
+        orders.add(tuple(a.text for a in answers))
+        view = match.view(None)
+        assert [a.id for a in view.answers] == ["A", "B", "C"]  # type: ignore[attr-defined]
+        assert b"authors" not in encoded_view(match, None)
+    assert len(orders) > 1  # the order comes from the shuffle, not from who wrote
+
+
+def test_prompts_are_typed_for_each_decision() -> None:
+    match = start(4, die=2)
+    claim(match, 5)
+    race = match.prompt(1)
+    assert isinstance(race, Race)
+    assert race.claim.action == {"type": "dispute"}
+    assert race.decline is not None and race.decline.action == {"type": "pass"}
+    to_write(match)
+    write = match.prompt(2)
+    assert isinstance(write, Write)
+    assert write.max_length == MAX_BLUFF and write.fill("x") == {"type": "bluff", "text": "x"}
+    assert match.prompt(0) is None  # the reader writes nothing
+    to_judge(match)
+    verdict = match.prompt(0)
+    assert isinstance(verdict, Verdict)
+    assert verdict.subject == match.state.truth
+    assert len(verdict.overrule) == 3
+    match.submit(0, verdict.accept.action)
+    vote = match.prompt(1)
+    assert isinstance(vote, VotePrompt)
+    assert sorted(o.action["answer"] for o in vote.options) == sorted(
+        a.id for a in match.state.answers if 1 not in a.authors
+    )
+    assert all("seat" not in o.action for o in vote.options)
+
+
+# --- free text: checked once, by Match, from the prompt --------------------------------------
+def test_text_longer_than_the_prompt_allows_or_empty_is_refused_and_changes_nothing() -> None:
     match = start(4)
     claim(match, 3)
     to_write(match)
-    limit = FIB_OFF.max_text
-    error = refused(match, 1, Bluff("x" * (limit + 1)), TextTooLong)
+    error = refused(match, 1, Bluff("x" * (MAX_BLUFF + 1)), TextTooLong)
     assert isinstance(error, IllegalAction)
-    assert str(limit) in error.reason
+    assert str(MAX_BLUFF) in error.reason
     refused(match, 1, {"type": "bluff", "text": "y" * 5000}, TextTooLong)
-    refused(match, 1, Bluff("   "), IllegalAction)
+    refused(match, 1, Bluff("   "), EmptyText)
+    refused(match, 1, Bluff(""), EmptyText)
     for action in match.legal_actions(2):
         assert isinstance(action, Bluff)
-        assert 0 < len(action.text) <= limit
-    match.submit(1, Bluff("x" * limit))
-    assert match.state.bluffs[1] == "x" * limit
+        assert 0 < len(action.text) <= MAX_BLUFF
+    match.submit(1, Bluff("x" * MAX_BLUFF))
+    assert match.state.bluffs[1] == "x" * MAX_BLUFF
     refused(match, 1, Bluff("again"), NotYourTurn)
 
 
@@ -361,7 +443,8 @@ def test_tick_at_the_deadline_closes_the_window_then_ends_writing_with_defaults(
     assert match.tick(7_499) == []
     match.tick(7_500)
     assert match.state.phase is Phase.JUDGE
-    assert match.state.bluffs == {1: DEFAULT_BLUFF, 2: "only I was quick", 3: DEFAULT_BLUFF}
+    # who wrote nothing in time has no answer: the truth and the one fake are on the table
+    assert sorted(a.authors for a in match.state.answers) == [[], [2]]
     assert match.deadline() is None
     before = snapshot(match)
     assert match.tick(10**12) == []
@@ -378,8 +461,8 @@ def test_a_kept_steal_card_is_played_in_a_later_round() -> None:
     assert "past round" in refused(match, 2, Steal(0), IllegalAction).reason
     to_judge(match)
     match.submit(0, Accept())
-    match.submit(1, Vote(0))
-    match.submit(2, Vote(0))
+    match.submit(1, Vote(truth_id(match)))
+    match.submit(2, Vote(truth_id(match)))
     assert match.state.round == 1
     assert match.state.steals[2] == [0]  # kept across the round
 

@@ -93,7 +93,7 @@ def test_an_oversized_action_is_malformed() -> None:
         error = refused(match, reader, raw, MalformedAction)
         assert str(MAX_ACTION_BYTES) in error.reason
     match.submit(reader, text[: -len(padding)])  # the same action, small, is fine
-    assert match.state.prompt == card
+    assert match.state.card == card
 
 
 def test_illegal_actions_are_refused_with_a_reason_and_change_nothing() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -11,7 +12,15 @@ from fixture_game import FIB_OFF
 from talltales.core.errors import RecordError, TallTalesError
 from talltales.core.game import CHANCE, CLOCK
 from talltales.core.match import Match, replay, replay_states
-from talltales.core.record import RECORD_FORMAT, Entry, Record, decode_record, encode_record
+from talltales.core.packs import choose_packs, find_pack
+from talltales.core.record import (
+    RECORD_FORMAT,
+    Entry,
+    PackRef,
+    Record,
+    decode_record,
+    encode_record,
+)
 from talltales.games.would_you_believe_it import GAME as WYBI
 
 from .support import play_randomly
@@ -105,7 +114,8 @@ def test_replay_of_the_shipped_game_reaches_the_same_position() -> None:
 def test_replay_yields_independent_states_starting_from_setup() -> None:
     record = played(2).record
     states = list(replay_states(FIB_OFF, record))  # all taken before any is looked at
-    fresh = FIB_OFF.setup(record.players, FIB_OFF.options(record.options), record.seed)
+    packs = choose_packs(FIB_OFF)
+    fresh = FIB_OFF.setup(record.players, FIB_OFF.options(record.options), record.seed, packs)
     assert msgspec.json.encode(states[0]) == msgspec.json.encode(fresh)
     assert len({msgspec.json.encode(s) for s in states}) == len(states)  # each entry counts
     assert FIB_OFF.outcome(states[-1]) is not None
@@ -120,3 +130,37 @@ def test_a_tampered_record_does_not_replay() -> None:
     tampered = msgspec.structs.replace(record, entries=entries)
     with pytest.raises(TallTalesError):
         replay(FIB_OFF, tampered)
+
+
+# --- packs pinned by id and digest --------------------------------------------------------------
+def test_a_record_pins_its_packs_and_replays_with_them() -> None:
+    match = played(4)
+    (ref,) = match.record.content
+    pack = find_pack(FIB_OFF, "fib-off-facts")
+    assert (ref.id, ref.sha256) == ("fib-off-facts", pack.sha256)
+    record = decode_record(encode_record(match.record))
+    assert msgspec.json.encode(replay(FIB_OFF, record)) == msgspec.json.encode(match.state)
+    restored = Match.restore(FIB_OFF, record)
+    assert msgspec.json.encode(restored.state) == msgspec.json.encode(match.state)
+
+
+def test_a_changed_pack_is_refused_by_name(tmp_path: Path) -> None:
+    shipped = Path(find_pack(FIB_OFF, "fib-off-facts").path)
+    mine = tmp_path / "facts.toml"
+    mine.write_text(shipped.read_text(encoding="utf-8").replace("Eight legs", "Eight"))
+    changed = find_pack(FIB_OFF, str(mine))
+    assert changed.meta.id == "fib-off-facts"
+    record = played(5).record
+    for attempt in (
+        lambda: replay(FIB_OFF, record, [changed]),
+        lambda: Match.restore(FIB_OFF, record, [changed]),
+    ):
+        with pytest.raises(RecordError, match='pack "fib-off-facts" has changed'):
+            attempt()
+
+
+def test_a_missing_pack_is_refused_by_name() -> None:
+    record = played(5).record
+    gone = msgspec.structs.replace(record, content=[PackRef("lost-pack", "0" * 64)])
+    with pytest.raises(RecordError, match='pack "lost-pack", which is not here'):
+        replay(FIB_OFF, gone)

@@ -6,6 +6,8 @@ from typing import Any, Protocol
 
 from talltales.core.errors import OptionsError
 from talltales.core.game import Game, Seat
+from talltales.core.prompt import Write
+from talltales.core.rng import Rng
 
 BOT_KINDS = ("random", "greedy", "search")
 
@@ -15,13 +17,26 @@ class BotSpecError(OptionsError):
 
 
 class Bot(Protocol):
-    """Chooses one legal action for a seat; never mutates the state it is given."""
+    """Chooses one legal action for a seat; never mutates the state it is given.
+
+    The driver hands a bot a sample of what its seat may know (``resample_hidden``), never
+    the true state, and at a real table a ``budget`` of seconds to think within."""
 
     name: str
 
-    def choose(self, game: Game[Any, Any], state: Any, seat: Seat) -> Any:
-        """One of ``game.legal_actions(state, seat)``."""
+    def choose(
+        self, game: Game[Any, Any], state: Any, seat: Seat, *, budget: float | None = None
+    ) -> Any:
+        """A legal action for ``seat``: one of its legal actions, or a text it wrote."""
         ...
+
+
+def compose_text(prompt: Write, rng: Rng) -> str:
+    """A fresh text for a Write prompt: words of its examples, mixed, within its limit."""
+    words = [w for example in prompt.examples for w in example.split()] or ["something"]
+    count = 1 + rng.below(min(8, len(words)))
+    text = " ".join(rng.choice(words) for _ in range(count))[: prompt.max_length].strip()
+    return text or words[0][: prompt.max_length]
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

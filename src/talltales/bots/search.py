@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from talltales.core.game import CHANCE, Game, Seat
@@ -16,12 +17,25 @@ def advantage(values: list[float], seat: Seat) -> float:
     return values[seat] - (max(rivals) if rivals else 0.0)
 
 
-def evaluate(game: Game[Any, Any], state: Any, depth: int, free: int = FREE_STEPS) -> list[float]:
+class OutOfTime(Exception):
+    """The bot's thinking budget ran out mid-search."""
+
+
+def evaluate(
+    game: Game[Any, Any],
+    state: Any,
+    depth: int,
+    free: int = FREE_STEPS,
+    stop: float | None = None,
+) -> list[float]:
     """Values per seat: chance nodes average, each decider maximises its own advantage.
 
     ``depth`` counts the player decisions still to look through; up to ``free`` forced
-    single-choice steps (such as "roll") on a path cost no depth.
+    single-choice steps (such as "roll") on a path cost no depth. Past ``stop`` (a
+    monotonic time) the search gives up with OutOfTime.
     """
+    if stop is not None and time.monotonic() > stop:
+        raise OutOfTime
     result = game.outcome(state)
     if result is not None:
         return [float(s) for s in result.scores]
@@ -31,7 +45,7 @@ def evaluate(game: Game[Any, Any], state: Any, depth: int, free: int = FREE_STEP
         for action, probability in game.chance_outcomes(state):
             child = game.clone(state)
             game.apply(child, CHANCE, action)
-            values = evaluate(game, child, depth, free)
+            values = evaluate(game, child, depth, free, stop)
             if total is None:
                 total = [probability * v for v in values]
             else:
@@ -47,7 +61,7 @@ def evaluate(game: Game[Any, Any], state: Any, depth: int, free: int = FREE_STEP
     for action in actions:
         child = game.clone(state)
         game.apply(child, seat, action)
-        values = evaluate(game, child, depth - (not forced), free - forced)
+        values = evaluate(game, child, depth - (not forced), free - forced, stop)
         if best is None or advantage(values, seat) > advantage(best, seat):
             best = values
     assert best is not None
@@ -63,15 +77,42 @@ class SearchBot:
         self.rng = Rng(seed)
         self.depth = max(1, depth)
 
-    def choose(self, game: Game[Any, Any], state: Any, seat: Seat) -> Any:
-        """The action with the best expected advantage; ties broken at random."""
+    def choose(
+        self, game: Game[Any, Any], state: Any, seat: Seat, *, budget: float | None = None
+    ) -> Any:
+        """The action with the best expected advantage; ties broken at random.
+
+        With a ``budget`` (seconds) it deepens one decision at a time and keeps the
+        deepest search finished in time (at worst, a random legal action)."""
         actions = game.legal_actions(state, seat)
         if len(actions) == 1:
             return actions[0]
+        scored = [(0.0, i) for i in range(len(actions))]
+        if budget is None:
+            scored = self._score(game, state, seat, actions, self.depth, None)
+        else:
+            stop = time.monotonic() + budget
+            for depth in range(1, self.depth + 1):
+                try:
+                    scored = self._score(game, state, seat, actions, depth, stop)
+                except OutOfTime:
+                    break
+        best = max(score for score, _ in scored)
+        return actions[self.rng.choice([i for score, i in scored if score == best])]
+
+    @staticmethod
+    def _score(
+        game: Game[Any, Any],
+        state: Any,
+        seat: Seat,
+        actions: list[Any],
+        depth: int,
+        stop: float | None,
+    ) -> list[tuple[float, int]]:
         scored: list[tuple[float, int]] = []
         for index, action in enumerate(actions):
             child = game.clone(state)
             game.apply(child, seat, action)
-            scored.append((advantage(evaluate(game, child, self.depth - 1), seat), index))
-        best = max(score for score, _ in scored)
-        return actions[self.rng.choice([i for score, i in scored if score == best])]
+            values = evaluate(game, child, depth - 1, stop=stop)
+            scored.append((advantage(values, seat), index))
+        return scored

@@ -40,8 +40,12 @@ class Pack(msgspec.Struct, Generic[C], frozen=True):
 _INDEX = re.compile(r"^\$\[(\d+)\]\.?(.*)$")  # the cards list is converted on its own
 
 
-def _read(path: Path) -> tuple[dict[str, Any], bytes]:
-    data = path.read_bytes()
+def _read(path: Path, data: bytes | None = None) -> tuple[dict[str, Any], bytes]:
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ContentError(f"{path}: cannot read the pack: {exc.strerror or exc}") from exc
     try:
         if path.suffix == ".toml":
             return tomllib.loads(data.decode("utf-8")), data
@@ -65,21 +69,25 @@ def _where(path: Path, raw: dict[str, Any], location: str) -> str:
     return f"{path}, {card}, field {field!r}" if field else f"{path}, {card}"
 
 
-def read_pack_meta(path: Path | str) -> PackMeta:
+def read_pack_meta(path: Path | str, data: bytes | None = None) -> PackMeta:
     """Only a pack's [pack] metadata (to learn which game's schema checks its cards)."""
     path = Path(path)
-    raw, _ = _read(path)
+    raw, _ = _read(path, data)
     try:
         return msgspec.convert(raw.get("pack"), PackMeta)
     except msgspec.ValidationError as exc:
         raise ContentError(f"{path}, [pack] metadata: {exc}") from exc
 
 
-def load_pack(path: Path | str, card_type: type[C], game_id: str | None = None) -> Pack[C]:
-    """Read and validate a pack, naming the file, card and field of the first problem."""
+def load_pack(
+    path: Path | str, card_type: type[C], game_id: str | None = None, data: bytes | None = None
+) -> Pack[C]:
+    """Read and validate a pack, naming the file, card and field of the first problem.
+
+    ``data``, if given, is the file's content (a pack shipped inside a package)."""
     path = Path(path)
-    raw, data = _read(path)
-    meta = read_pack_meta(path)
+    raw, data = _read(path, data)
+    meta = read_pack_meta(path, data)
     if game_id is not None and meta.game != game_id:
         raise ContentError(f"{path}: the pack is for {meta.game!r}, not {game_id!r}")
     extra = set(raw) - {"pack", "cards"}

@@ -49,6 +49,12 @@ class TextTooLong(IllegalAction):
     code = "text-too-long"
 
 
+class EmptyText(IllegalAction):
+    """Text that is empty or only spaces, where something must be written."""
+
+    code = "empty-text"
+
+
 class ContentError(TallTalesError):
     """A content pack is invalid; the reason names the file, the card and the field."""
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
 import msgspec
 
+from talltales.core.content import Pack
 from talltales.core.errors import IllegalAction, OptionsError
+from talltales.core.prompt import Option, Pick, Prompt
 
 Seat = int
 CHANCE: Final[Seat] = -1  # chance is an explicit player: dice and draws the driver resolves
@@ -25,16 +29,31 @@ class Tick(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="tick", 
 
 
 class Event(msgspec.Struct, frozen=True):
-    """Something that happened, told to ``audience`` (None: everyone)."""
+    """Something that happened, told only to ``audience`` unless declared ``public``.
+
+    Like views, events are private by allow-list: an event nobody was named for reaches
+    nobody, so a forgotten audience can never leak a secret to the table.
+    """
 
     kind: str
     text: str
-    audience: tuple[Seat, ...] | None = None
+    audience: tuple[Seat, ...] = ()
     data: dict[str, str | int | bool | None] = {}
+    public: bool = False
 
     def visible_to(self, seat: Seat | None) -> bool:
         """Whether this event may be shown to ``seat`` (None: the public table)."""
-        return self.audience is None or (seat is not None and seat in self.audience)
+        return self.public or (seat is not None and seat in self.audience)
+
+
+def told_all(kind: str, text: str, **data: str | int | bool | None) -> Event:
+    """A public event: everyone, the table and spectators included, is told."""
+    return Event(kind, text, data=data, public=True)
+
+
+def told(seats: Iterable[Seat], kind: str, text: str, **data: str | int | bool | None) -> Event:
+    """A private event, told to ``seats`` alone."""
+    return Event(kind, text, tuple(sorted(set(seats))), data)
 
 
 class Secret(msgspec.Struct, frozen=True):
@@ -77,7 +96,7 @@ class Game(ABC, Generic[S, A]):
     action_type: ClassVar[Any]  # the tagged union of the game's actions
     options_type: ClassVar[type[msgspec.Struct]]
     card_type: ClassVar[type[msgspec.Struct] | None] = None  # schema of content packs, if any
-    max_text: ClassVar[int] = 0  # longest free text an action may carry (0: none)
+    default_packs: ClassVar[tuple[str, ...]] = ()  # shipped pack ids used when none is chosen
 
     # --- setup -------------------------------------------------------------------------
     def options(self, raw: dict[str, Any] | None = None) -> Any:
@@ -96,8 +115,24 @@ class Game(ABC, Generic[S, A]):
             )
 
     @abstractmethod
-    def setup(self, players: int, options: Any, seed: int, content: Any = None) -> S:
-        """A fresh state; all chance is drawn from an RNG seeded by ``seed`` and held in it."""
+    def setup(self, players: int, options: Any, seed: int, packs: Sequence[Pack[Any]] = ()) -> S:
+        """A fresh state; all chance is drawn from an RNG seeded by ``seed`` and held in it.
+
+        ``packs`` are the content packs chosen for this game, their cards already typed by
+        ``card_type`` (games without cards get none).
+        """
+
+    def pack_files(self) -> list[Traversable]:
+        """The pack files this game ships: ``packs/*.toml|json`` beside its module."""
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        try:
+            folder = resources.files(package) / "packs"
+        except (ModuleNotFoundError, TypeError):
+            return []
+        if not folder.is_dir():
+            return []
+        found = [f for f in folder.iterdir() if f.name.endswith((".toml", ".json"))]
+        return sorted(found, key=lambda f: f.name)
 
     def override(self, state: S, overrides: dict[str, Any]) -> None:
         """Set up a position for a scenario (layout, who stands where)."""
@@ -112,6 +147,20 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def legal_actions(self, state: S, seat: Seat) -> list[A]:
         """The actions this seat may take now (for free text: representative examples)."""
+
+    def prompt(self, state: S, seat: Seat) -> Prompt:
+        """What ``seat`` is asked now, typed; by default a pick among its legal actions.
+
+        Games override this for text to write, anonymous votes, verdicts and races. It
+        must be built from what the seat may see, like a view.
+        """
+        return Pick(
+            question="Your move",
+            options=[
+                Option(self.describe(state, a), msgspec.to_builtins(a))
+                for a in self.legal_actions(state, seat)
+            ],
+        )
 
     @abstractmethod
     def validate(self, state: S, seat: Seat, action: A) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -17,7 +17,9 @@ from talltales.core.errors import (
     TallTalesError,
 )
 from talltales.core.game import CHANCE, CLOCK, Event, Game, Outcome, Seat, Tick
-from talltales.core.record import Entry, PackRef, Record
+from talltales.core.packs import choose_packs, pack_refs, resolve_packs
+from talltales.core.prompt import Prompt, check_text
+from talltales.core.record import Entry, Record
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -40,12 +42,6 @@ def decode_action(game: Game[Any, A], raw: object) -> A:
     raise MalformedAction(f"cannot read an action from {type(raw).__name__}")
 
 
-def pack_refs(content: object) -> list[PackRef]:
-    """The packs a game was set up with (one pack or a list of them), pinned by digest."""
-    packs = content if isinstance(content, (list, tuple)) else [content]
-    return [PackRef(p.meta.id, p.sha256) for p in packs if isinstance(p, Pack)]
-
-
 class Match(Generic[S, A]):
     """Drives one game: ordered checks, apply, record, version."""
 
@@ -55,16 +51,18 @@ class Match(Generic[S, A]):
         players: int,
         options: dict[str, Any] | None = None,
         seed: int = 0,
-        content: Any = None,
+        packs: Sequence[Pack[Any]] | None = None,
         *,
         overrides: dict[str, Any] | None = None,
         auto_chance: bool = True,
     ) -> None:
+        """Set a game up; a game with cards gets its default packs unless ``packs`` says."""
         game.check_players(players)
         self.game = game
         self.auto_chance = auto_chance
         typed = game.options(options)
-        self.state: S = game.setup(players, typed, seed, content)
+        self.packs = list(packs) if packs is not None else choose_packs(game)
+        self.state: S = game.setup(players, typed, seed, self.packs)
         if overrides:
             game.override(self.state, overrides)
         self.record = Record(
@@ -73,20 +71,25 @@ class Match(Generic[S, A]):
             seed=seed,
             options=msgspec.to_builtins(typed),
             overrides=dict(overrides or {}),
-            content=pack_refs(content),
+            content=pack_refs(self.packs),
         )
         self.version = 0
         self.resolve_chance()
 
     @classmethod
-    def restore(cls, game: Game[S, A], record: Record, content: Any = None) -> Match[S, A]:
-        """Rebuild a match from its record, checking every entry again (a server restart)."""
+    def restore(
+        cls, game: Game[S, A], record: Record, packs: Sequence[Pack[Any]] = ()
+    ) -> Match[S, A]:
+        """Rebuild a match from its record, checking every entry again (a server restart).
+
+        The record's packs are found among ``packs`` or the game's shipped ones, and a
+        pack whose digest changed is refused by name."""
         match = cls(
             game,
             record.players,
             record.options,
             record.seed,
-            content,
+            resolve_packs(game, record.content, packs),
             overrides=record.overrides,
             auto_chance=False,
         )
@@ -115,6 +118,12 @@ class Match(Generic[S, A]):
         """The result, once over."""
         return self.game.outcome(self.state)
 
+    def prompt(self, seat: Seat) -> Prompt | None:
+        """What ``seat`` is asked now (None when it has nothing pending)."""
+        if self.is_over() or seat < 0 or seat not in self.game.pending(self.state):
+            return None
+        return self.game.prompt(self.state, seat)
+
     def view(self, seat: Seat | None) -> msgspec.Struct:
         """What ``seat`` may see (None: the public view)."""
         return self.game.view(self.state, seat)
@@ -129,15 +138,25 @@ class Match(Generic[S, A]):
 
     # --- acting --------------------------------------------------------------------------
     def submit(self, seat: Seat, action: object, time: int = 0) -> list[Event]:
-        """Check in order (over, turn, form, legality), apply, record, bump the version."""
+        """Check in order (over, turn, form, text, legality), apply, record, bump the version.
+
+        Text typed for a Write prompt is checked here, once for every game: not empty,
+        not longer than the prompt allows."""
         if self.is_over():
             raise GameOver("the game is over")
         if not isinstance(seat, int) or seat < 0 or seat not in self.game.pending(self.state):
             raise NotYourTurn(f"seat {seat} has nothing to decide right now")
         typed = decode_action(self.game, action)
+        self.check_text(seat, typed)
         self.game.validate(self.state, seat, typed)
         events = self._apply(seat, typed, time)
         return events + self.resolve_chance(time)
+
+    def check_text(self, seat: Seat, action: object) -> str | None:
+        """The text an action types for the seat's Write prompt, checked (None: no text)."""
+        prompt = self.game.prompt(self.state, seat)
+        raw = action if isinstance(action, dict) else msgspec.to_builtins(action)
+        return check_text(prompt, raw) if isinstance(raw, dict) else None
 
     def tick(self, now: int) -> list[Event]:
         """Let the driver's clock reach ``now``; recorded only once a deadline has passed."""
@@ -189,9 +208,10 @@ def replay_entry(game: Game[S, A], state: S, entry: Entry, number: int) -> None:
         raise RecordError(f"entry {number} of the record does not replay: {exc}") from exc
 
 
-def replay_states(game: Game[S, A], record: Record, content: Any = None) -> Iterator[S]:
+def replay_states(game: Game[S, A], record: Record, packs: Sequence[Pack[Any]] = ()) -> Iterator[S]:
     """Yield a clone of the state before the first action and after every recorded one."""
-    state = game.setup(record.players, game.options(record.options), record.seed, content)
+    found = resolve_packs(game, record.content, packs)
+    state = game.setup(record.players, game.options(record.options), record.seed, found)
     if record.overrides:
         game.override(state, record.overrides)
     yield game.clone(state)
@@ -200,7 +220,7 @@ def replay_states(game: Game[S, A], record: Record, content: Any = None) -> Iter
         yield game.clone(state)
 
 
-def replay(game: Game[S, A], record: Record, content: Any = None) -> S:
+def replay(game: Game[S, A], record: Record, packs: Sequence[Pack[Any]] = ()) -> S:
     """The final state a record reaches."""
-    (final,) = deque(replay_states(game, record, content), maxlen=1)
+    (final,) = deque(replay_states(game, record, packs), maxlen=1)
     return final

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 import msgspec
 
 from talltales.core import rng
+from talltales.core.content import Pack
 from talltales.core.errors import IllegalAction
 from talltales.core.game import CHANCE, Event, Game, Outcome, Seat, Secret, rank_by_score
 from talltales.games.would_you_believe_it import board
@@ -56,7 +57,9 @@ class WouldYouBelieveIt(Game[State, Action]):
         self._last_throw: tuple[int, tuple[int, int]] = (-1, (0, 0))
 
     # --- setup -----------------------------------------------------------------------------
-    def setup(self, players: int, options: Any, seed: int, content: Any = None) -> State:
+    def setup(
+        self, players: int, options: Any, seed: int, packs: Sequence[Pack[Any]] = ()
+    ) -> State:
         """Lay the route, put guards on fortune cards, +8 and +7, and figures on Start."""
         self.check_players(players)
         assert isinstance(options, Options)
@@ -157,12 +160,14 @@ class WouldYouBelieveIt(Game[State, Action]):
         match action:
             case Roll():
                 state.phase = Phase.DIE
-                return [Event("roll", f"seat {seat} throws the die", data={"seat": seat})]
+                return [
+                    Event("roll", f"seat {seat} throws the die", data={"seat": seat}, public=True)
+                ]
             case Die(value=value):
                 state.rng = self._throw(state.rng)[0]  # the throw is spent, scripted or drawn
                 state.roll = value
                 state.phase = Phase.MOVE
-                return [Event("die", f"the die shows {value}", data={"value": value})]
+                return [Event("die", f"the die shows {value}", data={"value": value}, public=True)]
             case MoveFigure(figure=k):
                 return self._move_figure(state, seat, k)
             case MoveGuard(guard=g):
@@ -174,7 +179,10 @@ class WouldYouBelieveIt(Game[State, Action]):
         state.figures[seat][k] = end
         events = [
             Event(
-                "move-figure", f"seat {seat} moves a figure", data=self._moved(seat, k, start, end)
+                "move-figure",
+                f"seat {seat} moves a figure",
+                data=self._moved(seat, k, start, end),
+                public=True,
             )
         ]
         # Taking a Route Card: the figure leaving a card it held alone collects it.
@@ -188,6 +196,7 @@ class WouldYouBelieveIt(Game[State, Action]):
                     "collect",
                     text,
                     data={"seat": seat, "position": start, "card": board.label(value)},
+                    public=True,
                 )
             )
         return events + self._end_move(state)
@@ -203,7 +212,7 @@ class WouldYouBelieveIt(Game[State, Action]):
             "to": end,
         }
         return [
-            Event("move-guard", f"seat {seat} moves a guard", data=data),
+            Event("move-guard", f"seat {seat} moves a guard", data=data, public=True),
             *self._end_move(state),
         ]
 
@@ -229,6 +238,7 @@ class WouldYouBelieveIt(Game[State, Action]):
                 "game-over",
                 "every figure is at Finish",
                 data={"winners": ",".join(map(str, result.winners))},
+                public=True,
             )
         ]
 
