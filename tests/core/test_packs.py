@@ -25,7 +25,7 @@ def test_a_pack_is_found_by_id_or_by_path_and_refused_clearly_otherwise(tmp_path
     copy = tmp_path / "mine.toml"
     copy.write_bytes(Path(shipped.path).read_bytes())
     assert find_pack(FIB_OFF, str(copy)).sha256 == shipped.sha256
-    with pytest.raises(ContentError, match="no pack 'nope'.*fib-off-facts"):
+    with pytest.raises(ContentError, match=r"no pack 'nope'.*fib-off-facts"):
         find_pack(FIB_OFF, "nope")
     with pytest.raises(ContentError, match="takes no content packs"):
         find_pack(WYBI, "fib-off-facts")

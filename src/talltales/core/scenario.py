@@ -6,8 +6,10 @@ The format is TOML and documented in docs/scenarios.md.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -16,19 +18,27 @@ from talltales.core.game import CHANCE
 from talltales.core.match import Match
 from talltales.core.registry import get_game
 
+Fragment = Annotated[str, msgspec.Meta(min_length=1)]
+
 
 class Step(msgspec.Struct, forbid_unknown_fields=True):
-    """One scripted line: a seat's action, a chance outcome or a tick, then expectations."""
+    """One scripted line: a seat's action and/or chance outcomes, or a tick; then expectations."""
 
     seat: int | None = None
     do: dict[str, Any] | None = None
-    chance: dict[str, Any] | None = None
+    chance: dict[str, Any] | list[dict[str, Any]] | None = None  # one outcome, or several
     tick: int | None = None
     time: int = 0
     refused: str | None = None  # the error code expected, e.g. "illegal", "not-your-turn"
     reason: str | None = None  # a fragment the refusal's reason must contain
     expect: dict[str, Any] = {}
     note: str = ""
+
+    def outcomes(self) -> list[dict[str, Any]]:
+        """The chance outcomes this step forces, in order."""
+        if self.chance is None:
+            return []
+        return [self.chance] if isinstance(self.chance, dict) else self.chance
 
 
 class Scenario(msgspec.Struct, forbid_unknown_fields=True):
@@ -40,6 +50,7 @@ class Scenario(msgspec.Struct, forbid_unknown_fields=True):
     seed: int = 0
     options: dict[str, Any] = {}
     setup: dict[str, Any] = {}
+    setup_refused: Fragment | None = None  # setting up must fail, with this in the reason
     step: list[Step] = []
     expect: dict[str, Any] = {}
 
@@ -82,15 +93,60 @@ def observed(match: Match[Any, Any]) -> dict[str, Any]:
     return facts
 
 
+_MISSING = object()
+
+
 def compare(where: str, expected: dict[str, Any], facts: dict[str, Any]) -> list[str]:
-    """One failure line per expected fact that differs from what is observed."""
+    """One failure line per expected fact that differs from what is observed.
+
+    A key may be a dotted path into a fact (``figures.0``, ``legal.1``), and a non-empty
+    table is compared in part: only its keys are checked, each as a path."""
     failures = []
     for key, want in expected.items():
-        if key not in facts:
-            failures.append(f"{where}: no fact called {key!r} (known: {', '.join(sorted(facts))})")
-        elif facts[key] != want:
-            failures.append(f"{where}: {key} is {facts[key]!r}, expected {want!r}")
+        name, _, rest = str(key).partition(".")
+        if name not in facts:
+            failures.append(f"{where}: no fact called {name!r} (known: {', '.join(sorted(facts))})")
+        else:
+            failures += _compare_at(where, name, rest.split(".") if rest else [], want, facts[name])
     return failures
+
+
+def _compare_at(where: str, path: str, parts: list[str], want: Any, have: Any) -> list[str]:
+    """Follow ``parts`` down from ``have`` (found at ``path``), then compare with ``want``."""
+    for part in parts:
+        found = _child(have, part)
+        if found is _MISSING:
+            return [f"{where}: {path}.{part} does not exist: {path} {_shape(have)}"]
+        path, have = f"{path}.{part}", found
+    # TOML makes `figures.0 = …` a nested table, so a table checks lists by index too;
+    # an empty table still means "empty", compared whole
+    if isinstance(want, dict) and want and isinstance(have, dict | list | tuple):
+        failures = []
+        for key, value in want.items():
+            failures += _compare_at(where, path, str(key).split("."), value, have)
+        return failures
+    return [] if have == want else [f"{where}: {path} is {have!r}, expected {want!r}"]
+
+
+def _child(node: Any, part: str) -> Any:
+    """The list entry or table value ``part`` names, or _MISSING."""
+    if isinstance(node, list | tuple):
+        return node[int(part)] if part.isdigit() and int(part) < len(node) else _MISSING
+    if isinstance(node, dict):
+        if part in node:
+            return node[part]
+        key = int(part) if part.lstrip("-").isdigit() else None  # a game's facts may use ints
+        return node.get(key, _MISSING)
+    return _MISSING
+
+
+def _shape(node: Any) -> str:
+    """What a path can go into at ``node``, for a failure naming a path that is not there."""
+    if isinstance(node, list | tuple):
+        return f"is a list of {len(node)} (0 to {len(node) - 1})" if node else "is an empty list"
+    if isinstance(node, dict):
+        return f"has keys {', '.join(repr(str(k)) for k in node)}" if node else "is an empty table"
+    return f"is {node!r}, not a list or a table"
 
 
 def _where(number: int, step: Step) -> str:
@@ -101,69 +157,123 @@ def _where(number: int, step: Step) -> str:
 def check_step(number: int, step: Step) -> None:
     """Refuse a step that is not one clear thing to do or to check."""
     where = _where(number, step)
-    actions = [
-        name
-        for name, given in (
-            ("seat+do", step.seat is not None or step.do is not None),
-            ("chance", step.chance is not None),
-            ("tick", step.tick is not None),
-        )
-        if given
-    ]
+    acts = step.seat is not None or step.do is not None
     if step.do is not None and step.seat is None:
         raise ScenarioError(f"{where}: `do` needs a `seat` to play it")
     if step.seat is not None and step.do is None:
         raise ScenarioError(f"{where}: `seat` needs a `do`, the action it plays")
-    if len(actions) > 1:
-        raise ScenarioError(f"{where}: a step does one thing, but this has {' and '.join(actions)}")
-    if not actions and (step.refused is not None or step.reason is not None):
+    if step.chance == []:
+        raise ScenarioError(f"{where}: `chance` lists no outcomes")
+    if step.tick is not None and (acts or step.chance is not None):
+        also = " and ".join(n for n, g in (("seat+do", acts), ("chance", step.chance)) if g)
+        raise ScenarioError(f"{where}: a tick is a step of its own, but this has {also} too")
+    nothing = not acts and step.chance is None and step.tick is None
+    if nothing and (step.refused is not None or step.reason is not None):
         raise ScenarioError(f"{where}: `refused` and `reason` need an action to refuse")
     if step.reason is not None and step.refused is None:
         raise ScenarioError(f"{where}: `reason` needs `refused`, the code it goes with")
-    if not actions and not step.expect:
+    if nothing and not step.expect:
         raise ScenarioError(
             f"{where}: nothing to do or expect (give seat+do, chance, tick or expect)"
         )
 
 
-def _play(match: Match[Any, Any], step: Step) -> str | None:
-    """Perform one step; return the refusal's code and reason, or None if accepted."""
-    try:
-        if step.chance is not None:
-            match.submit_chance(step.chance, step.time)
-        elif step.tick is not None:
-            match.tick(step.tick)
-        elif step.do is not None and step.seat is not None:
-            if CHANCE in match.game.pending(match.state):
-                match.auto_chance = True  # dice the script leaves open come from the seed
-                match.resolve_chance(step.time)
-                match.auto_chance = False
-            match.submit(step.seat, step.do, step.time)
-    except ActionRefused as exc:
-        return f"{exc.code}: {exc.reason}"
+def _parts(match: Match[Any, Any], step: Step) -> list[tuple[str, Callable[[], object]]]:
+    """What the step does, in order, each with the name a failure gives it."""
+    parts: list[tuple[str, Callable[[], object]]] = []
+    if step.tick is not None:
+        parts.append(("tick", partial(match.tick, step.tick)))
+    if step.do is not None and step.seat is not None:
+        parts.append(("do", partial(_act, match, step.seat, step.do, step.time)))
+    outcomes = step.outcomes()
+    for k, outcome in enumerate(outcomes, start=1):
+        name = f"chance {k}" if len(outcomes) > 1 else "chance"
+        parts.append((name, partial(match.submit_chance, outcome, step.time)))
+    return parts
+
+
+def _act(match: Match[Any, Any], seat: int, action: dict[str, Any], time: int) -> None:
+    """The seat plays its action, after any die the script left open is drawn."""
+    if CHANCE in match.game.pending(match.state):
+        match.auto_chance = True  # dice the script leaves open come from the seed
+        match.resolve_chance(time)
+        match.auto_chance = False
+    match.submit(seat, action, time)
+
+
+def _play(match: Match[Any, Any], step: Step) -> tuple[str, ActionRefused] | None:
+    """Perform one step; on a refusal, which part was refused ('' if the only one) and why.
+
+    A refused part ends the step: the parts after it are not tried."""
+    parts = _parts(match, step)
+    for name, perform in parts:
+        try:
+            perform()
+        except ActionRefused as exc:
+            return (f"`{name}` " if len(parts) > 1 else "", exc)
     return None
+
+
+def _check_refusal(where: str, step: Step, refusal: tuple[str, ActionRefused] | None) -> list[str]:
+    """A failure line if the step was refused and should not be, or the other way round."""
+    if refusal is None:
+        return [f"{where}: was accepted, expected refusal {step.refused!r}"] if step.refused else []
+    part, exc = refusal
+    said = f"{exc.code}: {exc.reason}"
+    if step.refused is None:
+        return [f"{where}: {part}refused unexpectedly: {said}"]
+    if exc.code != step.refused:
+        return [f"{where}: {part}refused as {said!r}, expected {step.refused!r}"]
+    if step.reason and step.reason.lower() not in exc.reason.lower():
+        return [f"{where}: {part}reason {said!r} lacks {step.reason!r}"]
+    return []
+
+
+def _set_up(scenario: Scenario) -> Match[Any, Any]:
+    """The scenario's match, with dice left for the script to give."""
+    return Match(
+        get_game(scenario.game),
+        scenario.players,
+        scenario.options,
+        scenario.seed,
+        overrides=scenario.setup,
+        auto_chance=False,
+    )
+
+
+def _refused_setup(scenario: Scenario) -> list[str]:
+    """Failures of a scenario whose setting up must be refused with ``setup_refused``."""
+    fragment = scenario.setup_refused or ""
+    try:
+        _set_up(scenario)
+    except TallTalesError as exc:
+        if fragment.lower() in exc.reason.lower():
+            return []
+        return [f"setup: refused with {exc.reason!r}, which lacks {fragment!r}"]
+    except (ValueError, TypeError) as exc:  # a game's unchecked setup: a bug, not a refusal
+        return [f"setup: failed with {type(exc).__name__}: {exc}, not refused with {fragment!r}"]
+    return [f"setup: was accepted, expected a refusal with {fragment!r}"]
 
 
 def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioReport:
     """Play the script and check every expectation, collecting all failures.
 
     A scenario that cannot run at all (a step that is not one clear thing, or a position
-    that cannot be set up) raises ScenarioError naming the file."""
+    that cannot be set up when no refusal is expected) raises ScenarioError naming the file."""
+    title = scenario.title or Path(path).stem
+    if scenario.setup_refused is not None:
+        if scenario.step or scenario.expect:
+            raise ScenarioError(
+                f"{path}: `setup_refused` expects no game to play: it takes no steps or expect"
+            )
+        return ScenarioReport(path, title, 0, _refused_setup(scenario))
     for number, step in enumerate(scenario.step, start=1):
         try:
             check_step(number, step)
         except ScenarioError as exc:
             raise ScenarioError(f"{path}: {exc.reason}") from exc
     try:
-        game = get_game(scenario.game)
-        match = Match(
-            game,
-            scenario.players,
-            scenario.options,
-            scenario.seed,
-            overrides=scenario.setup,
-            auto_chance=False,
-        )
+        match = _set_up(scenario)
     except TallTalesError as exc:
         raise ScenarioError(f"{path}: cannot set up: {exc.reason}") from exc
     except (ValueError, TypeError) as exc:  # a game's unchecked setup (ValidationError too)
@@ -171,19 +281,10 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioReport
     failures: list[str] = []
     for number, step in enumerate(scenario.step, start=1):
         where = _where(number, step)
-        refusal = _play(match, step)
-        if step.refused is None and refusal is not None:
-            failures.append(f"{where}: refused unexpectedly: {refusal}")
-        elif step.refused is not None:
-            if refusal is None:
-                failures.append(f"{where}: was accepted, expected refusal {step.refused!r}")
-            elif not refusal.startswith(step.refused + ":"):
-                failures.append(f"{where}: refused as {refusal!r}, expected {step.refused!r}")
-            elif step.reason and step.reason.lower() not in refusal.lower():
-                failures.append(f"{where}: reason {refusal!r} lacks {step.reason!r}")
+        failures += _check_refusal(where, step, _play(match, step))
         failures += compare(where, step.expect, observed(match))
     failures += compare("at the end", scenario.expect, observed(match))
-    return ScenarioReport(path, scenario.title or Path(path).stem, len(scenario.step), failures)
+    return ScenarioReport(path, title, len(scenario.step), failures)
 
 
 def run_scenario_file(path: Path | str) -> ScenarioReport:
