@@ -391,3 +391,24 @@ def test_a_die_left_open_is_drawn_before_the_next_action(tmp_path: Path) -> None
         "expect = { version = 3, turn = 1 }\n"
     )
     assert run(tmp_path, text) == []
+
+
+# --- virtual time: the driver's clock runs in scenarios ------------------------------------------
+FIXTURE_SCENARIOS = Path(__file__).resolve().parent / "fixture_scenarios"
+
+
+@pytest.mark.usefixtures("fib_off")
+@pytest.mark.parametrize("path", sorted(FIXTURE_SCENARIOS.glob("*.toml")), ids=lambda p: p.stem)
+def test_the_fixture_game_s_timed_scenarios_pass(path: Path) -> None:
+    report = run_scenario_file(path)
+    assert report.passed, report.failures
+
+
+@pytest.mark.usefixtures("fib_off")
+def test_a_wait_that_ends_before_the_deadline_ticks_nothing(tmp_path: Path) -> None:
+    text = (FIXTURE_SCENARIOS / "fib-off-timers.toml").read_text(encoding="utf-8")
+    early = text.replace("wait = 2000", "wait = 400")
+    path = tmp_path / "early.toml"
+    path.write_text(early, encoding="utf-8")
+    failures = run_scenario_file(path).failures
+    assert any("phase is 'dispute', expected 'write'" in f for f in failures), failures

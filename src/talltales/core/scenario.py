@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from talltales.core.driver import Driver, VirtualClock
 from talltales.core.errors import ActionRefused, ScenarioError, TallTalesError
 from talltales.core.game import CHANCE
 from talltales.core.match import Match
@@ -28,6 +29,7 @@ class Step(msgspec.Struct, forbid_unknown_fields=True):
     do: dict[str, Any] | None = None
     chance: dict[str, Any] | list[dict[str, Any]] | None = None  # one outcome, or several
     tick: int | None = None
+    wait: int | None = None  # ms of virtual time to let pass, ticking each deadline reached
     time: int = 0
     refused: str | None = None  # the error code expected, e.g. "illegal", "not-your-turn"
     reason: str | None = None  # a fragment the refusal's reason must contain
@@ -164,27 +166,39 @@ def check_step(number: int, step: Step) -> None:
         raise ScenarioError(f"{where}: `seat` needs a `do`, the action it plays")
     if step.chance == []:
         raise ScenarioError(f"{where}: `chance` lists no outcomes")
-    if step.tick is not None and (acts or step.chance is not None):
-        also = " and ".join(n for n, g in (("seat+do", acts), ("chance", step.chance)) if g)
-        raise ScenarioError(f"{where}: a tick is a step of its own, but this has {also} too")
-    nothing = not acts and step.chance is None and step.tick is None
+    if step.wait is not None and step.wait < 0:
+        raise ScenarioError(f"{where}: `wait` is a number of ms, not {step.wait}")
+    for name, given in (("tick", step.tick is not None), ("wait", step.wait is not None)):
+        others = (
+            ("seat+do", acts),
+            ("chance", step.chance is not None),
+            ("tick", name != "tick" and step.tick is not None),
+            ("wait", name != "wait" and step.wait is not None),
+        )
+        also = " and ".join(n for n, g in others if g)
+        if given and also:
+            raise ScenarioError(f"{where}: a {name} is a step of its own, but this has {also} too")
+    nothing = not acts and step.chance is None and step.tick is None and step.wait is None
     if nothing and (step.refused is not None or step.reason is not None):
         raise ScenarioError(f"{where}: `refused` and `reason` need an action to refuse")
     if step.reason is not None and step.refused is None:
         raise ScenarioError(f"{where}: `reason` needs `refused`, the code it goes with")
     if nothing and not step.expect:
         raise ScenarioError(
-            f"{where}: nothing to do or expect (give seat+do, chance, tick or expect)"
+            f"{where}: nothing to do or expect (give seat+do, chance, tick, wait or expect)"
         )
 
 
-def _parts(match: Match[Any, Any], step: Step) -> list[tuple[str, Callable[[], object]]]:
+def _parts(driver: Driver[Any, Any], step: Step) -> list[tuple[str, Callable[[], object]]]:
     """What the step does, in order, each with the name a failure gives it."""
+    match = driver.match
     parts: list[tuple[str, Callable[[], object]]] = []
     if step.tick is not None:
-        parts.append(("tick", partial(match.tick, step.tick)))
+        parts.append(("tick", partial(_tick, driver, step.tick)))
+    if step.wait is not None:
+        parts.append(("wait", partial(_wait, driver, step.wait)))
     if step.do is not None and step.seat is not None:
-        parts.append(("do", partial(_act, match, step.seat, step.do, step.time)))
+        parts.append(("do", partial(_act, driver, step.seat, step.do, step.time)))
     outcomes = step.outcomes()
     for k, outcome in enumerate(outcomes, start=1):
         name = f"chance {k}" if len(outcomes) > 1 else "chance"
@@ -192,8 +206,31 @@ def _parts(match: Match[Any, Any], step: Step) -> list[tuple[str, Callable[[], o
     return parts
 
 
-def _act(match: Match[Any, Any], seat: int, action: dict[str, Any], time: int) -> None:
-    """The seat plays its action, after any die the script left open is drawn."""
+def _tick(driver: Driver[Any, Any], now: int) -> None:
+    """The clock reads ``now`` (it may be scripted back in time) and ticks if a deadline
+    has passed."""
+    assert isinstance(driver.clock, VirtualClock)
+    driver.clock.time = now
+    driver.match.tick(now)
+
+
+def _wait(driver: Driver[Any, Any], ms: int) -> None:
+    """Let virtual time pass, ticking at each deadline on the way, as a table's clock would."""
+    clock = driver.clock
+    assert isinstance(clock, VirtualClock)
+    until = clock.now() + ms
+    while (deadline := driver.match.deadline()) is not None and deadline <= until:
+        clock.advance_to(deadline)
+        driver.tick_if_due()
+    clock.advance_to(until)
+
+
+def _act(driver: Driver[Any, Any], seat: int, action: dict[str, Any], time: int) -> None:
+    """The seat plays its action at ``time`` (a deadline passed by then is ticked first),
+    after any die the script left open is drawn."""
+    match = driver.match
+    if time > driver.clock.now():
+        _wait(driver, time - driver.clock.now())
     if CHANCE in match.game.pending(match.state):
         match.auto_chance = True  # dice the script leaves open come from the seed
         match.resolve_chance(time)
@@ -201,11 +238,11 @@ def _act(match: Match[Any, Any], seat: int, action: dict[str, Any], time: int) -
     match.submit(seat, action, time)
 
 
-def _play(match: Match[Any, Any], step: Step) -> tuple[str, ActionRefused] | None:
+def _play(driver: Driver[Any, Any], step: Step) -> tuple[str, ActionRefused] | None:
     """Perform one step; on a refusal, which part was refused ('' if the only one) and why.
 
     A refused part ends the step: the parts after it are not tried."""
-    parts = _parts(match, step)
+    parts = _parts(driver, step)
     for name, perform in parts:
         try:
             perform()
@@ -279,9 +316,10 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioReport
     except (ValueError, TypeError) as exc:  # a game's unchecked setup (ValidationError too)
         raise ScenarioError(f"{path}: cannot set up: {exc}") from exc
     failures: list[str] = []
+    driver: Driver[Any, Any] = Driver(match, {}, VirtualClock())  # every seat is scripted
     for number, step in enumerate(scenario.step, start=1):
         where = _where(number, step)
-        failures += _check_refusal(where, step, _play(match, step))
+        failures += _check_refusal(where, step, _play(driver, step))
         failures += compare(where, step.expect, observed(match))
     failures += compare("at the end", scenario.expect, observed(match))
     return ScenarioReport(path, title, len(scenario.step), failures)
