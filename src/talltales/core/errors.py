@@ -67,6 +67,12 @@ class OptionsError(TallTalesError):
     code = "options"
 
 
+class GamePluginError(TallTalesError):
+    """An installed ``talltales.games`` entry point does not give a usable game."""
+
+    code = "game-plugin"
+
+
 class RecordError(TallTalesError):
     """A game record cannot be read or does not replay."""
 

@@ -14,19 +14,13 @@ from __future__ import annotations
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from talltales.core.errors import OptionsError, TallTalesError
+from talltales.core.errors import GamePluginError, OptionsError
 from talltales.core.game import Game
 
 GROUP = "talltales.games"
 
 _GAMES: dict[str, Game[Any, Any]] = {}
 _loaded = False  # the entry points are read once, on first use
-
-
-class GamePluginError(TallTalesError):
-    """An installed ``talltales.games`` entry point does not give a usable game."""
-
-    code = "game-plugin"
 
 
 def register(game: Game[Any, Any]) -> Game[Any, Any]:
