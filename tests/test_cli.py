@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from talltales.bots import make_bot
 from talltales.cli import app
 from talltales.core.match import Match
-from talltales.core.record import encode_record
+from talltales.core.packs import find_pack
+from talltales.core.record import PackRef, decode_record, encode_record
 from talltales.core.registry import get_game, register, unregister
 from talltales.games.would_you_believe_it import WouldYouBelieveIt
 
@@ -43,7 +44,7 @@ def test_play_a_whole_game_from_stdin(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Final ranking" in result.stdout
     assert "Your move" in result.stdout
-    assert "B (bot:greedy): roll the die" in result.stdout
+    assert "bot:greedy throws the die" in result.stdout
     assert len(ranking(result.stdout)) == 2
     assert record.exists()
 
@@ -230,6 +231,75 @@ def test_deck_check_of_a_missing_or_gameless_file(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "No such file" in result.stdout
     assert "g.toml, [pack] metadata: Object missing required field" in result.stdout
+
+
+FIB = "fib-off"
+FIB_SEATS = ["--seat", "human", "--seat", "bot:random", "--seat", "bot:greedy"]
+PACK_ROW = re.compile(r"│ fib-off-facts\s+│ Fib-off: plain facts\s+│\s+(\d+) │ yes\s+│")
+
+
+@pytest.mark.usefixtures("fib_off")
+def test_deck_list_shows_a_games_shipped_packs() -> None:
+    result = runner.invoke(app, ["deck", "list", FIB])
+    assert result.exit_code == 0, result.output
+    row = PACK_ROW.search(result.stdout)
+    assert row is not None, result.stdout
+    assert int(row[1]) == len(find_pack(get_game(FIB), "fib-off-facts").cards)
+    none = runner.invoke(app, ["deck", "list", GAME])
+    assert none.exit_code == 0
+    assert "takes no content packs" in none.stdout
+    unknown = runner.invoke(app, ["deck", "list", "no-such-game"])
+    assert unknown.exit_code == 1
+    assert "no game called 'no-such-game'" in unknown.stderr
+
+
+@pytest.mark.usefixtures("fib_off")
+def test_play_fib_off_from_stdin_with_the_default_pack_pinned(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", FIB, "--seed", "4", *FIB_SEATS, "--record", str(record)]
+    played = runner.invoke(app, args, input=ENOUGH)
+    assert played.exit_code == 0, played.output
+    assert "A (You): a fake answer: “1”" in played.stdout  # a text typed at a Write prompt
+    shipped = find_pack(get_game(FIB), "fib-off-facts")
+    assert decode_record(record.read_bytes()).content == [PackRef(shipped.meta.id, shipped.sha256)]
+    replayed = runner.invoke(app, ["replay", str(record)])
+    assert replayed.exit_code == 0, replayed.output
+    assert ranking(replayed.stdout) == ranking(played.stdout)
+
+
+@pytest.mark.usefixtures("fib_off")
+def test_a_players_own_pack_is_pinned_and_a_changed_one_refused(tmp_path: Path) -> None:
+    mine, record = tmp_path / "mine.toml", tmp_path / "game.json"
+    shipped = Path(find_pack(get_game(FIB), "fib-off-facts").path)
+    mine.write_text(shipped.read_text().replace('id = "fib-off-facts"', 'id = "my-facts"'))
+    args = ["play", FIB, "--seed", "6", *FIB_SEATS, "--pack", str(mine)]
+    played = runner.invoke(app, [*args, "--record", str(record)], input=ENOUGH)
+    assert played.exit_code == 0, played.output
+    assert [ref.id for ref in decode_record(record.read_bytes()).content] == ["my-facts"]
+    missing = runner.invoke(app, ["replay", str(record)])
+    assert missing.exit_code == 1
+    assert 'the pack "my-facts", which is not here: give its file with --pack' in missing.stderr
+    given = runner.invoke(app, ["replay", str(record), "--pack", str(mine)])
+    assert given.exit_code == 0, given.output
+    assert ranking(given.stdout) == ranking(played.stdout)
+    mine.write_text(mine.read_text().replace("Eight legs", "Ten legs"))
+    changed = runner.invoke(app, ["replay", str(record), "--pack", str(mine)])
+    assert changed.exit_code == 1
+    assert 'the pack "my-facts" has changed since this game was played' in changed.stderr
+
+
+@pytest.mark.usefixtures("fib_off")
+@pytest.mark.parametrize(
+    ("game", "pack", "message"),
+    [
+        (FIB, "no-such-pack", "has no pack 'no-such-pack' (shipped: fib-off-facts"),
+        (GAME, "fib-off-facts", "takes no content packs"),
+    ],
+)
+def test_play_refuses_a_pack_it_cannot_use(game: str, pack: str, message: str) -> None:
+    result = runner.invoke(app, ["play", game, *FIB_SEATS, "--pack", pack], input=ENOUGH)
+    assert result.exit_code == 1
+    assert message in result.stderr
 
 
 SCENARIO = (

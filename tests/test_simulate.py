@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
+from fixture_game import PACKS
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -151,3 +153,58 @@ def test_simulate_tables_and_errors() -> None:
     human = runner.invoke(app, ["simulate", GAME, "--seat", "human", "--seat", "random"])
     assert human.exit_code == 1
     assert "no bot called 'human'" in human.stderr
+
+
+FIB = "fib-off"
+QUICK_TIMERS = {"dispute_ms": 1_500, "write_ms": 2_500}  # shorter than a few bots' thinking
+LINEUP = ["bot:random", "bot:greedy", "bot:search"]
+
+
+@pytest.mark.usefixtures("fib_off")
+def test_timers_run_out_while_bots_think_on_virtual_time() -> None:
+    lineup = [spec.removeprefix("bot:") for spec in LINEUP]
+    results = [play_one(FIB, lineup, seed, QUICK_TIMERS) for seed in range(4)]
+    assert any(r.ticks > 0 for r in results)
+    assert all(r.actions == r.moves + r.ticks + 3 for r in results)  # and one die a round
+    assert all(r.ticks == 0 for r in (play_one(FIB, lineup, s) for s in range(4)))  # 10 s, 60 s
+
+
+@pytest.mark.usefixtures("fib_off")
+def test_a_pack_given_by_file_plays_as_the_same_shipped_pack() -> None:
+    lineup = ["random", "greedy", "random"]
+    by_file = play_one(FIB, lineup, 9, None, [str(PACKS / "fib-off-facts.toml")])
+    assert by_file == play_one(FIB, lineup, 9, None, ["fib-off-facts"])
+    assert by_file == play_one(FIB, lineup, 9)  # the default pack
+
+
+def fib_json(*extra: str) -> dict[str, Any]:
+    """The simulate command on fib-off with quick timers, as parsed JSON."""
+    args = ["simulate", FIB, "-n", "6", "--seed", "2", "--json", "--pack", "fib-off-facts"]
+    seats = [arg for spec in LINEUP for arg in ("--seat", spec)]
+    timers = [arg for k, v in QUICK_TIMERS.items() for arg in ("--option", f"{k}={v}")]
+    outcome = runner.invoke(app, [*args, *seats, *timers, *extra])
+    assert outcome.exit_code == 0, outcome.output
+    parsed: dict[str, Any] = json.loads(outcome.stdout)
+    return parsed
+
+
+@pytest.mark.usefixtures("fib_off")
+def test_simulate_plays_fib_off_to_the_end_alike_on_one_or_two_workers() -> None:
+    one = fib_json("--workers", "1")
+    assert one == fib_json("--workers", "2")
+    assert one["games"] == 6
+    assert sum(b["win"]["wins"] for b in one["bots"]) == pytest.approx(6)
+    assert one["ticks"]["max"] > 0  # timers ran out in some games
+    assert one["settings"]["packs"] == ["fib-off-facts"]
+
+
+@pytest.mark.usefixtures("fib_off")
+@pytest.mark.parametrize(
+    ("game", "pack", "message"),
+    [(FIB, "no-such-pack", "has no pack 'no-such-pack'"), (GAME, "x", "takes no content packs")],
+)
+def test_simulate_refuses_a_pack_it_cannot_use(game: str, pack: str, message: str) -> None:
+    args = ["simulate", game, "-n", "3", "--seat", "random", "--seat", "random", "--seat", "random"]
+    result = runner.invoke(app, [*args, "--pack", pack, "--workers", "1"])
+    assert result.exit_code == 1
+    assert message in result.stderr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -17,17 +17,24 @@ from rich.table import Table
 from rich.text import Text
 
 from talltales import simulate as sim
-from talltales.core.content import load_pack, read_pack_meta
+from talltales.core.content import Pack, load_pack, read_pack_meta
 from talltales.core.errors import ContentError, RecordError, TallTalesError
 from talltales.core.game import CHANCE, CLOCK
 from talltales.core.match import Match, decode_action, replay_states
+from talltales.core.packs import choose_packs, find_pack, pack_infos
 from talltales.core.record import Entry, decode_record, encode_record
 from talltales.core.registry import games, get_game
 from talltales.core.scenario import run_scenario_file
 from talltales.terminal.play import Abandoned, TerminalGame, parse_players
 from talltales.terminal.remote import LeftTable
 from talltales.terminal.remote import join as join_remote
-from talltales.terminal.render import ranking_table, render_view, seat_text, summary_report
+from talltales.terminal.render import (
+    packs_table,
+    ranking_table,
+    render_view,
+    seat_text,
+    summary_report,
+)
 
 app = typer.Typer(
     help="Tall Tales: bluff-and-trivia party games.",
@@ -45,6 +52,14 @@ SeatOpt = Annotated[
 ]
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="A game option as key=value; repeat.")
+]
+PackOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--pack",
+        help="A content pack: a shipped pack's id or a pack file; repeat. Default: "
+        "the game's default packs (see 'talltales deck list GAME').",
+    ),
 ]
 ACTORS = {CHANCE: "chance", CLOCK: "clock"}
 
@@ -109,6 +124,7 @@ def play(
     seat: SeatOpt = None,
     seed: Annotated[int | None, typer.Option(help="Seed for setup and dice.")] = None,
     option: OptionOpt = None,
+    pack: PackOpt = None,
     record: Annotated[Path | None, typer.Option(help="Write the game record here.")] = None,
 ) -> None:
     """Play a game at the terminal against bots (or friends, taking turns at the keyboard)."""
@@ -117,7 +133,8 @@ def play(
         game = get_game(game_id)
         players = parse_players(seat or [], game.min_players)
         seed = secrets.randbelow(2**31) if seed is None else seed
-        match: Match[Any, Any] = Match(game, len(players), parse_options(option), seed)
+        packs = choose_packs(game, pack or [])
+        match: Match[Any, Any] = Match(game, len(players), parse_options(option), seed, packs)
         console.print(f"[bold]{game.title}[/] — seed {seed}")
         try:
             TerminalGame(console, match, players, seed).run()
@@ -162,6 +179,7 @@ def simulate_command(
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
     rotate: Annotated[bool, typer.Option(help="Rotate the line-up across seats.")] = True,
     option: OptionOpt = None,
+    pack: PackOpt = None,
 ) -> None:
     """Play many games between bots and report win rates, scores and game lengths."""
     with user_errors():
@@ -169,7 +187,7 @@ def simulate_command(
         specs = [sim.bot_spec(s) for s in seat or ["bot:greedy", "bot:search"]]
         specs += ["search"] * (game.min_players - len(specs))
         options = parse_options(option)
-        jobs = sim.plan(game.id, specs, n, seed, options, rotate)
+        jobs = sim.plan(game.id, specs, n, seed, options, rotate, pack or [])
         progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -184,6 +202,8 @@ def simulate_command(
             task = progress.add_task(f"Playing {game.id}", total=n)
             results = sim.run(jobs, workers, partial(progress.update, task, refresh=True))
         settings = {"seed": seed, "rotate": rotate, "lineup": specs, "options": options}
+        if pack:
+            settings["packs"] = list(pack)
         summary = msgspec.structs.replace(sim.summarise(results), settings=settings)
     if json_out:
         typer.echo(msgspec.json.format(msgspec.json.encode(summary), indent=2).decode())
@@ -195,13 +215,17 @@ def simulate_command(
 def replay(
     path: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
     step: Annotated[int | None, typer.Option(min=0, help="Show the board after step K.")] = None,
+    pack: PackOpt = None,
 ) -> None:
-    """Replay a game record and show the final board (or the one after step K)."""
+    """Replay a game record and show the final board (or the one after step K).
+
+    The record pins its packs by digest: shipped ones are found by id, others are given
+    with --pack; a pack that has changed since is refused."""
     console = stdout()
     with user_errors():
         record = decode_record(path.read_bytes())
         game = get_game(record.game)
-        states = replay_all(game, record)
+        states = replay_all(game, record, [find_pack(game, ref) for ref in pack or []])
         total = len(record.entries)
         k = total if step is None else step
         if k > total:
@@ -231,11 +255,11 @@ def last_action(game: Any, before: Any, entry: Entry, names: list[str]) -> Text:
     return Text("Last action: ").append_text(who).append(f": {said}")
 
 
-def replay_all(game: Any, record: Any) -> list[Any]:
+def replay_all(game: Any, record: Any, packs: Sequence[Pack[Any]] = ()) -> list[Any]:
     """Every state of the record, or a RecordError naming the entry that does not replay."""
     states: list[Any] = []
     try:
-        for state in replay_states(game, record):
+        for state in replay_states(game, record, packs):
             states.append(state)
     except RecordError:
         raise
@@ -277,6 +301,21 @@ def deck_check(
             console.print(Text(f"FAIL {naming(path, reason)}", style="red"), soft_wrap=True)
     if failed:
         fail(f"{failed} of {len(files)} packs failed")
+
+
+@deck_app.command("list")
+def deck_list(game_id: GameArg) -> None:
+    """List the content packs a game ships: id, title, cards, and which are the default."""
+    with user_errors():
+        game = get_game(game_id)
+        infos = pack_infos(game)
+    if game.card_type is None:
+        stdout().print(f"{game.title} takes no content packs.")
+        return
+    if not infos:
+        stdout().print(f"{game.title} ships no packs: give your own with --pack FILE.")
+        return
+    stdout().print(packs_table(game.title, infos))
 
 
 @app.command()

@@ -1,8 +1,10 @@
-"""Bot-versus-bot simulation: many games through ``Match``, then win rates and score spreads.
+"""Bot-versus-bot simulation: many games through the ``Driver``, then win rates and spreads.
 
 Everything here is pure apart from the process pool: the same seed gives the same
 results whatever the number of workers, because every game's seed and line-up is
-fixed before any game is played and results are put back in game order.
+fixed before any game is played and results are put back in game order. Games run on
+virtual time: each bot decision takes ``BOT_THINK_MS``, so timers run out as they would
+at a table, without anyone waiting.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ import msgspec
 
 from talltales.bots import make_bot
 from talltales.core import rng
+from talltales.core.driver import BOT_THINK_MS, Driver, Stuck, VirtualClock
 from talltales.core.errors import OptionsError, TallTalesError
+from talltales.core.game import CLOCK
 from talltales.core.match import Match
+from talltales.core.packs import choose_packs
 from talltales.core.registry import get_game
 
 MAX_ACTIONS = 100_000  # a game still running after this many actions is a bug, not a game
@@ -37,6 +42,7 @@ class GameResult(msgspec.Struct, frozen=True):
     ranking: list[list[int]]
     actions: int  # every applied action, chance and clock included
     moves: int  # the actions players chose
+    ticks: int = 0  # the clock's ticks: timers that ran out
 
 
 class Job(msgspec.Struct, frozen=True):
@@ -47,6 +53,7 @@ class Job(msgspec.Struct, frozen=True):
     seats: list[str]
     seed: int
     options: dict[str, Any] = {}
+    packs: list[str] = []  # shipped pack ids or pack files; none: the game's defaults
 
 
 class Spread(msgspec.Struct, frozen=True):
@@ -93,6 +100,7 @@ class Summary(msgspec.Struct, frozen=True):
     seats: list[SeatSummary]
     actions: Spread
     moves: Spread
+    ticks: Spread
     settings: dict[str, Any] = {}
 
 
@@ -126,22 +134,21 @@ def bot_spec(text: str) -> str:
 
 
 def play_one(
-    game_id: str, seat_specs: Sequence[str], seed: int, options: dict[str, Any] | None = None
+    game_id: str,
+    seat_specs: Sequence[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    packs: Sequence[str] = (),
 ) -> GameResult:
-    """Play one game between bots through ``Match`` and report how it went."""
+    """Play one game between bots through the ``Driver`` on virtual time; report how it went."""
     game = get_game(game_id)
-    match: Match[Any, Any] = Match(game, len(seat_specs), options, seed)
-    bots = [make_bot(spec, derive(seed, s)) for s, spec in enumerate(seat_specs)]
-    now = 0
-    while not match.is_over():
-        if match.version > MAX_ACTIONS:
-            raise TallTalesError(f"{game_id}: no end after {MAX_ACTIONS} actions (seed {seed})")
-        pending = sorted(match.pending())
-        if not pending:
-            now = _advance_clock(match, game_id, seed)
-        for seat in pending:
-            if seat in match.pending():
-                match.submit(seat, bots[seat].choose(game, match.state, seat), now)
+    match: Match[Any, Any] = Match(game, len(seat_specs), options, seed, choose_packs(game, packs))
+    bots = {s: make_bot(spec, derive(seed, s)) for s, spec in enumerate(seat_specs)}
+    driver = Driver(match, bots, VirtualClock(), seed=seed, think_ms=BOT_THINK_MS)
+    try:
+        driver.run(MAX_ACTIONS)
+    except Stuck as exc:
+        raise TallTalesError(f"{exc.reason} (seed {seed})") from exc
     outcome = match.outcome()
     assert outcome is not None
     entries = match.record.entries
@@ -154,16 +161,8 @@ def play_one(
         ranking=[list(group) for group in outcome.ranking],
         actions=len(entries),
         moves=sum(1 for e in entries if e.seat >= 0),
+        ticks=sum(1 for e in entries if e.seat == CLOCK),
     )
-
-
-def _advance_clock(match: Match[Any, Any], game_id: str, seed: int) -> int:
-    """Nobody has a decision: let the clock run to the next deadline (returned), or give up."""
-    due = match.deadline()
-    if due is None:
-        raise TallTalesError(f"{game_id}: stuck with nobody to move (seed {seed})")
-    match.tick(due)
-    return due
 
 
 def plan(
@@ -173,13 +172,15 @@ def plan(
     seed: int,
     options: dict[str, Any] | None = None,
     rotate: bool = True,
+    packs: Sequence[str] = (),
 ) -> list[Job]:
     """The games of a run; rotating, each block of k games replays one seed k ways round."""
     if n < 1:
         raise OptionsError("simulate at least one game")
     game = get_game(game_id)
     game.check_players(len(seat_specs))
-    game.options(options)  # refuse bad options before any worker starts
+    game.options(options)  # refuse bad options and packs before any worker starts
+    choose_packs(game, packs)
     k = len(seat_specs)
     jobs = []
     for i in range(n):
@@ -188,7 +189,7 @@ def plan(
             game_seed = derive(seed, i // k)
         else:
             lineup, game_seed = list(seat_specs), derive(seed, i)
-        jobs.append(Job(i, game_id, lineup, game_seed, dict(options or {})))
+        jobs.append(Job(i, game_id, lineup, game_seed, dict(options or {}), list(packs)))
     return jobs
 
 
@@ -196,7 +197,7 @@ def play_jobs(jobs: Sequence[Job]) -> list[GameResult]:
     """Play a chunk of jobs in order (the unit of work a process-pool worker runs)."""
     results = []
     for job in jobs:
-        result = play_one(job.game, job.seats, job.seed, job.options)
+        result = play_one(job.game, job.seats, job.seed, job.options, job.packs)
         results.append(msgspec.structs.replace(result, index=job.index))
     return results
 
@@ -290,4 +291,5 @@ def summarise(results: Sequence[GameResult]) -> Summary:
         seats=[SeatSummary(s, t.rate(), spread(t.scores)) for s, t in sorted(by_seat.items())],
         actions=spread([float(r.actions) for r in results]),
         moves=spread([float(r.moves) for r in results]),
+        ticks=spread([float(r.ticks) for r in results]),
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 import os
 import signal
 import subprocess
@@ -12,13 +14,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from server.harness import Client, LiveServer, create_room, running, settings_for
 from server.players import play_first_legal
 from server.support import start_with_bots
 from typer.testing import CliRunner
 
 from talltales.cli import app
-from talltales.terminal.remote import describe, endpoint
+from talltales.terminal.remote import RemoteGame, describe, endpoint
 
 GAME = "would-you-believe-it"
 ENOUGH = "1\n" * 400  # more choices than any three-player game needs
@@ -105,7 +108,7 @@ def test_a_terminal_plays_a_whole_game_with_a_phone_and_a_bot(tmp_path: Path) ->
     assert "Your seat token: " in output
     assert "--token" in output
     assert "Waiting for the host" in output
-    assert "Your move, B (Bob)" in output
+    assert "B (Bob): Your move" in output
     assert "1. roll the die" in output
     assert "move figure 1: Start → " in output
     assert "Final ranking" in output
@@ -244,3 +247,82 @@ def test_actions_are_described_from_the_view() -> None:
     moved = describe({"type": "move-figure", "figure": 0}, view)
     assert moved == "move figure 1: +3 (#1) → Finish (collects +3)"
     assert describe({"type": "move-guard", "guard": 2}, view) == "move guard: guard 2"
+
+
+class Socket:
+    """Stands in for the WebSocket: keeps what the terminal sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+WRITE_PROMPT = {
+    "kind": "write",
+    "question": "What do bees make wax from?",
+    "purpose": "a fake answer",
+    "action": {"type": "bluff"},
+    "max_length": 80,
+    "field": "text",
+    "examples": [],
+    "options": [{"label": "Steal a point from seat 0", "action": {"type": "steal", "target": 0}}],
+}
+
+
+def seated_at_a_state(
+    answers: list[str | None], **state: Any
+) -> tuple[RemoteGame, list[tuple[str, float | None]], io.StringIO]:
+    """A terminal at seat 1 that has just been sent ``state``; what it was asked; its output."""
+    asked: list[tuple[str, float | None]] = []
+
+    def ask(prompt: str, timeout: float | None) -> str | None:
+        asked.append((prompt, timeout))
+        return answers.pop(0)
+
+    out = io.StringIO()
+    game = RemoteGame(Console(file=out, width=120), endpoint("http://h"), "ABCD", "t" * 32, ask)
+    game.handle({"type": "welcome", "seat": 1})
+    message = {"type": "state", "version": 7, "view": {}, "events": [], "pending": [1]}
+    game.handle({**message, "legal": [], **state})
+    return game, asked, out
+
+
+def test_a_write_prompt_from_the_server_is_answered_with_text() -> None:
+    game, asked, out = seated_at_a_state(["my fib"], prompt=WRITE_PROMPT)
+    assert game.must_choose()
+    socket = Socket()
+    game.choose(socket)  # type: ignore[arg-type]
+    assert socket.sent[0]["action"] == {"type": "bluff", "text": "my fib"}
+    assert "Write a fake answer: at most 80 characters." in out.getvalue()
+    assert asked[0] == ("Type a fake answer, or 1 for the choice above (q to quit): ", None)
+    assert not game.must_choose()  # answered; the next state asks again
+
+
+def test_the_prompts_other_options_go_by_number_and_the_time_left_is_shown() -> None:
+    timed = {"deadline": 61_000, "server_time": 1_000}
+    game, asked, _ = seated_at_a_state(["1"], prompt=WRITE_PROMPT, **timed)
+    socket = Socket()
+    game.choose(socket)  # type: ignore[arg-type]
+    assert socket.sent[0]["action"] == {"type": "steal", "target": 0}
+    prompt, timeout = asked[0]
+    assert prompt.startswith("(") and " s left) Type a fake answer" in prompt
+    assert timeout is not None  # the reader gives up at the deadline
+
+
+def test_time_running_out_sends_nothing_and_waits_for_the_next_state() -> None:
+    game, _, _ = seated_at_a_state([None], prompt=WRITE_PROMPT, deadline=2_000, server_time=1_000)
+    socket = Socket()
+    game.choose(socket)  # type: ignore[arg-type]
+    assert socket.sent == []
+    assert not game.must_choose()
+
+
+def test_without_a_prompt_the_legal_actions_are_offered() -> None:
+    game, _, out = seated_at_a_state(["x", "1"], legal=[{"type": "roll"}])
+    socket = Socket()
+    game.choose(socket)  # type: ignore[arg-type]
+    assert socket.sent[0]["action"] == {"type": "roll"}
+    assert "1. roll the die" in out.getvalue()
+    assert "'x' is not a number" in out.getvalue()

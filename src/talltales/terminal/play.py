@@ -1,28 +1,43 @@
-"""The interactive terminal game: humans choose by number, bots act on their own."""
+"""The interactive terminal game: people answer prompts, bots and the clock act on their own.
+
+One ``Driver`` on the wall clock moves the game, as at any table: a deadline that passes
+while someone is thinking is ticked at once (the reader gives up waiting at the deadline),
+and bots decide from what their seat may know, never from the true state.
+"""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Sequence
+import math
+import time
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 from rich.console import Console
 from rich.text import Text
 
-from talltales.bots import Bot, make_bot
+from talltales.bots import make_bot
+from talltales.core.driver import Clock, Driver, VirtualClock, WallClock
 from talltales.core.errors import ActionRefused, OptionsError, TallTalesError
-from talltales.core.game import Event, Outcome
+from talltales.core.game import Event, Outcome, Seat
 from talltales.core.match import Match
+from talltales.core.prompt import Prompt
 from talltales.simulate import bot_spec, derive
+from talltales.terminal.asking import (
+    Abandoned,
+    Ask,
+    Unclear,
+    default_ask,
+    hint,
+    interpret,
+    said,
+    show_prompt,
+)
 from talltales.terminal.render import event_text, ranking_table, render_view, seat_text
 
 DEFAULT_BOT = "search"
-QUIT_WORDS = frozenset({"q", "quit", "exit"})
 
-
-class Abandoned(Exception):
-    """The human asked to stop the game."""
+__all__ = ["Abandoned", "InputEnded", "Player", "TerminalGame", "parse_players"]
 
 
 class InputEnded(TallTalesError):
@@ -55,20 +70,8 @@ def parse_players(specs: Sequence[str], min_players: int) -> list[Player]:
     return players
 
 
-def default_ask(console: Console) -> Callable[[str], str]:
-    """Read a line from standard input, echoing it when input is not a terminal."""
-
-    def ask(prompt: str) -> str:
-        line = console.input(prompt)
-        if not sys.stdin.isatty():
-            console.print(line, markup=False, highlight=False)
-        return line
-
-    return ask
-
-
 class TerminalGame:
-    """One game at the terminal, driven through ``Match`` like every other client."""
+    """One game at the terminal, moved by a ``Driver`` like every other table."""
 
     def __init__(
         self,
@@ -76,99 +79,142 @@ class TerminalGame:
         match: Match[Any, Any],
         players: Sequence[Player],
         seed: int,
-        ask: Callable[[str], str] | None = None,
+        ask: Ask | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.console = console
         self.match = match
-        self.players = list(players)
         self.names = [p.name for p in players]
         self.ask = ask or default_ask(console)
-        self.bots: dict[int, Bot] = {
-            s: make_bot(p.bot, derive(seed, s)) for s, p in enumerate(players) if p.bot
-        }
+        bots = {s: make_bot(p.bot, derive(seed, s)) for s, p in enumerate(players) if p.bot}
+        self.driver: Driver[Any, Any] = Driver(match, bots, clock or WallClock(), seed=seed)
         self.humans = {s for s, p in enumerate(players) if p.bot is None}
+        self.shown: Seat | None = -1  # whose board was drawn last (-1: none yet)
 
     def run(self) -> Outcome:
-        """Play to the end, showing the board each turn; return the outcome."""
-        last: int | None = None
+        """Play to the end, showing the board as turns change hands; return the outcome."""
         while not self.match.is_over():
-            pending = sorted(self.match.pending())
-            if not pending:
-                self.advance_clock()
-                continue
-            for seat in pending:
-                if seat != last:
-                    self.show_board(seat)
-                    last = seat
-                self.turn(seat)
+            self.step()
         self.show_board(None)
         outcome = self.match.outcome()
         assert outcome is not None
         self.console.print(ranking_table(outcome, self.names))
         return outcome
 
-    def advance_clock(self) -> None:
-        """Nobody has a decision: let the clock reach the next deadline."""
-        due = self.match.deadline()
-        if due is None:
-            raise TallTalesError("the game is stuck: nobody has a move and no clock is running")
-        self.print_events(self.match.tick(due))
+    def step(self) -> None:
+        """The next thing: a passed deadline, else a bot's move, else a person's answer;
+        with nobody to act, wait for the clock."""
+        if self.driver.due():
+            self.tick()
+            return
+        bots = self.driver.bot_seats()  # bots first: they answer at once, people take time
+        people = [s for s in sorted(self.match.pending()) if s in self.humans]
+        if bots:
+            self.show_board(bots[0])
+            self.bot_turn(bots[0])
+        elif people:
+            self.show_board(people[0])
+            self.human_turn(people[0])
+        else:
+            self.wait_for_clock()
 
-    def show_board(self, seat: int | None) -> None:
-        """The table as ``seat`` sees it (a human's own view; the public view otherwise)."""
+    def show_board(self, seat: Seat | None) -> None:
+        """The table as ``seat`` sees it (a person's own view, else the public one), when the
+        turn has changed hands."""
+        if seat == self.shown and seat is not None:
+            return
+        self.shown = seat
         viewer = seat if seat in self.humans else None
         self.console.rule()
         self.console.print(render_view(self.match.game.id, self.match.view(viewer), self.names))
 
-    def turn(self, seat: int) -> None:
-        """One decision of ``seat``: a human is asked, a bot chooses; then it is applied."""
-        game, state = self.match.game, self.match.state
-        bot = self.bots.get(seat)
-        action = bot.choose(game, state, seat) if bot else self.choose(seat)
-        said = game.describe(state, action)
+    def bot_turn(self, seat: Seat) -> None:
+        """Let the driver ask the seat's bot (from what the seat may know).
+
+        Only the game's events tell what it did: they alone know what the table may hear
+        (a written text, a vote or a card laid face down stays secret)."""
+        self.print_events(self.driver.bot_move(seat))
+
+    def human_turn(self, seat: Seat) -> None:
+        """Ask a person until the answer is accepted or the clock moves the game on."""
+        prompt = self.match.prompt(seat)
+        assert prompt is not None
+        show_prompt(self.console, prompt, seat_text(seat, self.names))
+        while True:
+            raw = self.read(prompt)
+            if raw is None:
+                self.time_ran_out()
+                return
+            try:
+                action = interpret(prompt, raw)
+            except Unclear as exc:
+                self.console.print(Text(str(exc), style="yellow"))
+                continue
+            if self.driver.due() and not self.still_asked(seat, prompt):
+                return
+            if self.answer(seat, prompt, action):
+                return
+
+    def read(self, prompt: Prompt) -> str | None:
+        """One line, waiting no longer than the running timer (None: time ran out)."""
+        wait = self.driver.wait_ms()
+        left = None if wait is None else math.ceil(wait / 1000)
         try:
-            events = self.match.submit(seat, action)
+            return self.ask(hint(prompt, left), None if wait is None else wait / 1000)
+        except EOFError:
+            raise InputEnded("input ended before the game did") from None
+
+    def answer(self, seat: Seat, prompt: Prompt, action: dict[str, Any]) -> bool:
+        """Submit a person's answer; False (and the reason shown) when the Match refuses it."""
+        try:
+            events = self.match.submit(seat, action, self.driver.clock.now())
         except ActionRefused as exc:
             self.console.print(Text(f"Refused: {exc.reason}", style="red"))
-            return
-        self.console.print(seat_text(seat, self.names).append(f": {said}", style="none"))
-        kind = msgspec.to_builtins(action).get("type")
-        self.print_events([e for e in events if e.kind != kind])
+            return False
+        self.console.print(seat_text(seat, self.names).append(f": {said(prompt, action)}", "none"))
+        self.print_events(events)
+        return True
+
+    def still_asked(self, seat: Seat, prompt: Prompt) -> bool:
+        """The deadline passed as the answer came: tick first; does the question stand?"""
+        self.tick()
+        if self.match.prompt(seat) == prompt:
+            return True
+        self.console.print(Text("Too late: the time ran out.", style="yellow"))
+        return False
+
+    def time_ran_out(self) -> None:
+        """The reader gave up at the deadline: let the clock act (virtual time jumps to it)."""
+        self.reach_deadline()
+        if self.driver.due():
+            self.console.print(Text("Time is up.", style="yellow"))
+            self.tick()
+
+    def tick(self) -> None:
+        """Apply the passed deadline and tell what it did; the board is drawn afresh after."""
+        self.print_events(self.driver.tick_if_due())
+        self.shown = -1
+
+    def wait_for_clock(self) -> None:
+        """Nobody can act: wait for the next deadline (the loop then ticks)."""
+        wait = self.driver.wait_ms()
+        if wait is None:
+            raise TallTalesError("the game is stuck: nobody has a move and no clock is running")
+        if not self.reach_deadline():
+            self.console.print(Text(f"Waiting {math.ceil(wait / 1000)} s for the timer…", "dim"))
+            time.sleep(wait / 1000)
+
+    def reach_deadline(self) -> bool:
+        """On virtual time, jump to the next deadline (True); a wall clock cannot be moved."""
+        deadline = self.match.deadline()
+        clock = self.driver.clock
+        if not isinstance(clock, VirtualClock) or deadline is None:
+            return False
+        clock.advance_to(deadline)
+        return True
 
     def print_events(self, events: list[Event]) -> None:
-        """Events the table, or a human at it, may see."""
+        """Events the table, or a person at it, may see."""
         for event in events:
             if event.visible_to(None) or any(event.visible_to(s) for s in self.humans):
                 self.console.print(event_text(event.text, self.names))
-
-    def choose(self, seat: int) -> Any:
-        """List the legal actions, numbered, and read a valid number."""
-        game, state = self.match.game, self.match.state
-        actions = self.match.legal_actions(seat)
-        self.console.print(Text("Your move, ").append_text(seat_text(seat, self.names)))
-        for number, action in enumerate(actions, start=1):
-            self.console.print(
-                f"  [bold]{number}[/]. {game.describe(state, action)}", highlight=False
-            )
-        while True:
-            try:
-                raw = self.ask(f"Choose 1-{len(actions)} (q to quit): ").strip()
-            except EOFError:
-                raise InputEnded("input ended before the game did") from None
-            problem = self.problem(raw, len(actions))
-            if problem is None:
-                return actions[int(raw) - 1]
-            self.console.print(Text(problem, style="yellow"))
-
-    @staticmethod
-    def problem(raw: str, count: int) -> str | None:
-        """Why ``raw`` is not a choice among ``count`` (None: it is one)."""
-        if raw.lower() in QUIT_WORDS:
-            raise Abandoned
-        if not raw:
-            return f"Type the number of your choice, 1 to {count}."
-        if not raw.isdigit():
-            return f"{raw!r} is not a number: type 1 to {count}."
-        if not 1 <= int(raw) <= count:
-            return f"{raw} is not one of the choices: type 1 to {count}."
-        return None

@@ -2,17 +2,17 @@
 
 ``talltales join URL CODE`` takes a seat over HTTP (or comes back to one with its token),
 then speaks the WebSocket protocol: hello, then room and state messages, each state carrying
-this seat's own view, its legal actions and the events it may see. Phones, terminals and bots
-share one table.
+this seat's own view, its prompt (or, from an older server, its legal actions) and the events
+it may see. Phones, terminals and bots share one table.
 """
 
 from __future__ import annotations
 
+import math
 import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
@@ -26,7 +26,17 @@ from websockets.sync.client import ClientConnection, connect
 
 from talltales.core.errors import TallTalesError
 from talltales.core.game import Outcome
-from talltales.terminal.play import Abandoned, TerminalGame, default_ask
+from talltales.core.prompt import Option, Pick, Prompt
+from talltales.terminal.asking import (
+    Abandoned,
+    Ask,
+    Unclear,
+    default_ask,
+    hint,
+    interpret,
+    read_prompt,
+    show_prompt,
+)
 from talltales.terminal.render import (
     event_text,
     ranking_table,
@@ -145,7 +155,7 @@ class RemoteGame:
         server: Endpoint,
         room: str,
         token: str,
-        ask: Callable[[str], str] | None = None,
+        ask: Ask | None = None,
         patience: float = 60.0,
     ) -> None:
         self.console = console
@@ -162,6 +172,7 @@ class RemoteGame:
         self.unacked: dict[str, Any] | None = None  # an act sent, not yet acknowledged
         self.shown: tuple[Any, ...] = ()
         self.restarting = False
+        self.deadline_at: float | None = None  # the state's deadline, on the monotonic clock
 
     @property
     def names(self) -> list[str]:
@@ -292,7 +303,10 @@ class RemoteGame:
         self.console.rule()
         self.console.print(render_view(str(self.info.get("game", "")), state["view"], self.names))
         deadline, now = state.get("deadline"), state.get("server_time")
+        self.deadline_at = None
         if isinstance(deadline, int) and isinstance(now, int) and now:
+            # the server's clock is not ours: count down from what it says is left
+            self.deadline_at = time.monotonic() + max(0, deadline - now) / 1000
             self.console.print(Text(f"Time left: {max(0, deadline - now) // 1000} s", "yellow"))
         if state.get("outcome") is None:
             return None
@@ -307,35 +321,48 @@ class RemoteGame:
             state is not None
             and state.get("outcome") is None
             and self.seat in state.get("pending", [])
-            and bool(state.get("legal"))
+            and bool(state.get("prompt") or state.get("legal"))
             and self.unacked is None
             and self.answered != state.get("version")
         )
 
+    def prompt(self) -> Prompt:
+        """The state's prompt; from a server that sends none, a pick among the legal actions."""
+        assert self.state is not None
+        typed = read_prompt(self.state.get("prompt"))
+        if typed is not None:
+            return typed
+        view = self.state["view"]
+        options = [Option(describe(a, view), a) for a in self.state.get("legal", [])]
+        return Pick(question="Your move", options=options)
+
     def choose(self, socket: ClientConnection) -> None:
-        """List the legal actions in words, read a number, send it with a fresh client id."""
+        """Show the prompt, read an answer, send it with a fresh client id."""
         assert self.state is not None and self.seat is not None
-        legal, view = self.state["legal"], self.state["view"]
-        self.console.print(Text("Your move, ").append_text(seat_text(self.seat, self.names)))
-        for number, action in enumerate(legal, start=1):
-            self.console.print(f"  [bold]{number}[/]. {describe(action, view)}", highlight=False)
-        number = self.read_number(len(legal))
+        prompt = self.prompt()
+        show_prompt(self.console, prompt, seat_text(self.seat, self.names))
+        action = self.read_answer(prompt)
         self.answered = self.state.get("version")
+        if action is None:
+            return  # time ran out: the server's next state asks again, if it still must
         client_id = uuid.uuid4().hex
-        self.unacked = {"type": "act", "client_id": client_id, "action": legal[number - 1]}
+        self.unacked = {"type": "act", "client_id": client_id, "action": action}
         socket.send(msgspec.json.encode(self.unacked).decode())
 
-    def read_number(self, count: int) -> int:
-        """A number from 1 to ``count``; asks again after anything else."""
+    def read_answer(self, prompt: Prompt) -> dict[str, Any] | None:
+        """An answer to ``prompt``, asking again after anything unclear; None: time ran out."""
         while True:
+            left = None if self.deadline_at is None else self.deadline_at - time.monotonic()
+            seconds = None if left is None else max(0, math.ceil(left))
             try:
-                raw = self.ask(f"Choose 1-{count} (q to quit): ").strip()
-                problem = TerminalGame.problem(raw, count)
+                raw = self.ask(hint(prompt, seconds), None if left is None else max(0.0, left))
+                if raw is None:
+                    return None
+                return interpret(prompt, raw)
             except (EOFError, Abandoned):
                 raise LeftTable from None
-            if problem is None:
-                return int(raw)
-            self.console.print(Text(problem, style="yellow"))
+            except Unclear as exc:
+                self.console.print(Text(str(exc), style="yellow"))
 
 
 def join(
@@ -344,7 +371,7 @@ def join(
     code: str,
     name: str | None,
     token: str | None,
-    ask: Callable[[str], str] | None = None,
+    ask: Ask | None = None,
 ) -> Outcome:
     """Take a seat (or come back to one with its token) and play it to the end."""
     server = endpoint(url)

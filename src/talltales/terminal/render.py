@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from talltales.core.game import Outcome
+from talltales.core.packs import PackInfo
 from talltales.simulate import Rate, Spread, Summary
 
 Renderer = Callable[[msgspec.Struct, Sequence[str]], RenderableType | None]
@@ -121,6 +122,16 @@ def event_text(text: str, names: Sequence[str]) -> Text:
     return Text(f"   {_SEAT.sub(name, text)}", style="dim")
 
 
+def packs_table(title: str, infos: Sequence[PackInfo]) -> Table:
+    """A game's shipped packs (``deck list``): id, title, cards, the defaults marked."""
+    table = Table(title=f"Packs for {title}")
+    for name in ("Id", "Title", "Cards", "Default"):
+        table.add_column(name, justify="right" if name == "Cards" else "left", overflow="fold")
+    for info in infos:
+        table.add_row(info.id, info.title, str(info.cards), "yes" if info.default else "")
+    return table
+
+
 # --- simulation summaries ---------------------------------------------------------------
 RATE_COLUMNS = ("Games", "Wins", "Win rate [95% CI]")
 
@@ -161,14 +172,15 @@ def seats_table(summary: Summary) -> Table:
 
 
 def length_table(summary: Summary) -> Table:
-    """Game length in actions (chance included) and in player moves."""
+    """Game length in actions (chance and clock included), in player moves and in ticks."""
     table = Table(title=f"{summary.games} games of {summary.game}: length")
     table.add_column("Counted")
     for name in ("Mean", "sd", "Min", "Max"):
         table.add_column(name, justify="right")
     for name, spread in (
-        ("actions (chance too)", summary.actions),
+        ("actions (chance and clock too)", summary.actions),
         ("player moves", summary.moves),
+        ("clock ticks (timers run out)", summary.ticks),
     ):
         table.add_row(name, f"{spread.mean:.1f}", f"{spread.stdev:.1f}", *_spread_ends(spread))
     return table
