@@ -554,6 +554,28 @@ class FibOff(Game[State, Action]):
     def players(self, state: State) -> int:
         return len(state.scores)
 
+    def describe(self, state: State, action: Action) -> str:
+        """Words for a choice (the terminal and the generic web renderer show these)."""
+        match action:
+            case Claim(card=card, stake=stake):
+                return f"Read “{state.catalog[card].question}” and claim the die shows {stake}"
+            case Dispute():
+                return "Dispute the claim"
+            case Pass():
+                return "Let it stand"
+            case Bluff(text=text):
+                return f"Write “{text}”"
+            case Steal(target=target):
+                return f"Steal a point from seat {target}"
+            case Strike(answer=answer):
+                return f"Strike answer {answer}"
+            case Accept():
+                return "Keep every answer"
+            case Vote(answer=answer):
+                return f"Vote for answer {answer}"
+            case Die(value=value):
+                return f"The die shows {value}"
+
     def facts(self, state: State) -> dict[str, Any]:
         result = self.outcome(state)
         return {
