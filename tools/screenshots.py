@@ -5,6 +5,11 @@ Starts a real server (as tests/server/harness.py does) and a headless Chromium (
 on her phone, Bob joins with the code, Ann adds a bot and starts, and both phones play until
 a few cards are collected and Ann is choosing a move.
 
+Then the generic renderer (web/games/generic.js), which plays any game from its prompts, on
+the test fixture game fib-off: Bob's phone half-way through writing a fake answer
+(generic-phone.png), and the table while everyone votes on the anonymous answers
+(generic-table.png).
+
     uv run python tools/screenshots.py                  # writes docs/screenshots/*.png
     uv run python tools/screenshots.py --out /tmp/shots
 """
@@ -12,15 +17,18 @@ a few cards are collected and Ann is choosing a move.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from fixture_game import FIB_OFF  # noqa: E402
 from server.harness import running, settings_for  # noqa: E402
 from web.flows import (  # noqa: E402
     add_bot,
@@ -33,6 +41,8 @@ from web.flows import (  # noqa: E402
     start,
     table_context,
 )
+
+from talltales.core.registry import register  # noqa: E402
 
 TABLE_SIZE = {"width": 1440, "height": 900}
 CARDS_BEFORE_THE_SHOT = 4
@@ -73,9 +83,41 @@ def main() -> None:
             ann.wait_for_timeout(300)  # the die's short settle, even with reduced motion
             table.screenshot(path=out / "table.png")
             ann.screenshot(path=out / "phone.png")  # what the phone shows, no scrolling
+            generic(browser, base, out, still)
             browser.close()
-    for name in ("lobby", "table", "phone"):
+    for name in ("lobby", "table", "phone", "generic-phone", "generic-table"):
         print(out / f"{name}.png")
+
+
+def generic(browser: Browser, base: str, out: Path, still: dict[str, str]) -> None:
+    """The generic renderer on fib-off: a phone writing, then the table during the vote."""
+    register(FIB_OFF)
+    ann = phone_context(browser, **still).new_page()
+    bob = phone_context(browser, device_scale_factor=2, **still).new_page()
+    table = table_context(browser, viewport=TABLE_SIZE, **still).new_page()
+    code = create_room(ann, base, "Ann", game=FIB_OFF.id)
+    join_room(bob, base, code, "Bob")
+    open_table(table, base, code)
+    add_bot(ann, 2)
+    start(ann)
+    ann.locator("[data-testid=prompt][data-kind=pick] [data-testid=choice-0]").click()
+    box = bob.get_by_test_id("write-text")
+    decline = bob.get_by_test_id("decline")
+    expect(decline.or_(box)).to_be_visible()  # the bot may dispute first: either way, all write
+    if decline.is_visible():
+        with contextlib.suppress(PlaywrightError):  # the bot was quicker
+            decline.click(timeout=2000)
+    expect(box).to_be_visible()
+    box.click()
+    bob.keyboard.type("Three, and one of them")
+    bob.screenshot(path=out / "generic-phone.png")
+    bob.keyboard.type(" is spare")
+    bob.get_by_test_id("write-send").click()
+    ann.get_by_test_id("accept").click()  # the reader keeps every answer
+    expect(bob.locator("[data-testid=prompt][data-kind=vote]")).to_be_visible()
+    expect(table.locator("[data-key=answers]")).to_be_visible()
+    table.wait_for_timeout(300)
+    table.screenshot(path=out / "generic-table.png")
 
 
 if __name__ == "__main__":

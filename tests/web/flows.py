@@ -83,11 +83,14 @@ def table_context(browser: Browser, **options: Any) -> BrowserContext:
     return browser.new_context(**{"viewport": TABLE, **options})
 
 
-def create_room(page: Page, base: str, name: str, figures: int | None = None) -> str:
-    """Create a room from the home page as ``name``; returns the code the lobby shows."""
+def create_room(
+    page: Page, base: str, name: str, figures: int | None = None, *, game: str = GAME
+) -> str:
+    """Create a room of ``game`` from the home page as ``name``; returns the lobby's code."""
     page.goto(f"{base}/")
-    page.get_by_test_id("create-game").select_option(GAME)
-    expect(page.get_by_test_id("create-option-layout")).to_be_visible()
+    page.get_by_test_id("create-game").select_option(game)
+    if game == GAME:
+        expect(page.get_by_test_id("create-option-layout")).to_be_visible()
     if figures is not None:
         page.get_by_test_id("create-option-figures").fill(str(figures))
     page.get_by_test_id("create-name").fill(name)

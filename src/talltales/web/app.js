@@ -17,10 +17,11 @@
 //   dom.js, net.js   DOM helpers; the room's WebSocket
 //
 // Each game has a renderer module, web/games/<game-id>.js, loaded by dynamic import:
-//   export function renderTable(container, state, room, ctx)
-//   export function renderPhone(container, state, room, ctx)
-// and optionally describeEvent(event, ctx), turnText(state, room, ctx), optionLabels.
-// See makeCtx() in room.js for what ctx holds.
+//   export function mount(container, ctx)  -> {update(state, room, ctx), unmount()}
+// (or the older renderTable / renderPhone(container, state, room, ctx), redrawn on every
+// message), and optionally describeEvent(event, ctx), turnText(state, room, ctx),
+// optionLabels. A game without one is played by games/generic.js, from its prompts.
+// See games/README.md, and makeCtx() in room.js for what ctx holds.
 
 import { append, clear, clearErrors, el, friendlyError, isCode, loadSeat, normCode, savedSeats } from "./dom.js";
 import { createForm, joinForm } from "./forms.js";

@@ -5,22 +5,80 @@
 import { buzz, clear, el, forgetSeat, listNames } from "./dom.js";
 import { navigate } from "./shell.js";
 
+/**
+ * A renderer instance for `mod` in `container`: {update(state, room, ctx), unmount()}.
+ * Modules with the lifecycle export `mount(container, ctx)`, which returns the instance;
+ * older ones export `renderTable` / `renderPhone`, which are called on an emptied container
+ * (and side column) for every message.
+ */
+export function mountRenderer(mod, container, ctx) {
+  if (typeof mod.mount === "function") {
+    const instance = mod.mount(container, ctx) || {};
+    return {
+      update: (state, room, c) => instance.update?.(state, room, c),
+      unmount: () => instance.unmount?.(),
+    };
+  }
+  const side = ctx.side;
+  const wipe = () => { clear(container); if (side) clear(side); };
+  return {
+    update(state, room, c) {
+      wipe();
+      (c.mode === "table" ? mod.renderTable : mod.renderPhone)(container, state, room, c);
+    },
+    unmount: wipe,
+  };
+}
+
 export const gamePageMethods = {
+  /** Draw the game: the renderer is mounted once, then updated with every message. */
   renderGame() {
-    if (!this.module) {
-      this.stage.append(el("p", { class: "loading" }, "Loading the game…"));
+    const waitText = !this.module ? "Loading the game…" : !this.state ? "Dealing…" : null;
+    if (waitText) {
+      this.unmountGame(); // a rematch starts afresh with the new deal
+      clear(this.stage);
+      if (this.side) clear(this.side);
+      this.stage.append(el("p", { class: "loading" }, waitText));
       return;
     }
-    if (!this.state) {
-      this.stage.append(el("p", { class: "loading" }, "Dealing…"));
-      return;
+    const ctx = this.makeCtx();
+    if (!this.renderer || this.renderer.module !== this.module) {
+      this.unmountGame();
+      clear(this.stage);
+      if (this.side) clear(this.side);
+      const box = el("div", { class: "game-box" });
+      this.stage.append(box);
+      try {
+        this.renderer = { module: this.module, box, ...mountRenderer(this.module, box, ctx) };
+      } catch (err) {
+        console.error(err);
+        this.renderer = null;
+        this.drawFailed(true);
+        return;
+      }
     }
-    const draw = this.mode === "table" ? this.module.renderTable : this.module.renderPhone;
     try {
-      draw(this.stage, this.state, this.room, this.makeCtx());
+      this.renderer.update(this.state, this.room, ctx);
+      this.drawFailed(false);
     } catch (err) {
       console.error(err);
-      this.stage.append(el("p", { class: "error-text" }, "This screen could not be drawn. Reload the page to try again."));
+      this.drawFailed(true);
+    }
+  },
+
+  /** Take the game's renderer off the page (the lobby, another page, a rematch). */
+  unmountGame() {
+    const renderer = this.renderer;
+    this.renderer = null;
+    if (!renderer) return;
+    try { renderer.unmount(); } catch (err) { console.error(err); }
+    renderer.box.remove();
+  },
+
+  drawFailed(failed) {
+    this.stage.querySelector(":scope > .draw-failed")?.remove();
+    if (failed) {
+      this.stage.append(el("p", { class: "error-text draw-failed" }, "This screen could not be drawn. Reload the page to try again."));
     }
   },
 

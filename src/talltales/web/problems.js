@@ -39,6 +39,7 @@ export const problemMethods = {
 
   // --- pages that replace the room ------------------------------------------------------------------
   showNoSeat(message) {
+    this.unmountGame();
     this.socket?.close();
     this.socket = null;
     hideConnection();
@@ -81,6 +82,7 @@ export const problemMethods = {
   },
 
   showProblem(text) {
+    this.unmountGame();
     hideConnection();
     clear(this.root);
     append(this.root, [

@@ -25,6 +25,7 @@ export class RoomPage {
     this.seat = null;
     this.module = null;
     this.moduleFor = null;
+    this.renderer = null; // the mounted game renderer: {module, box, update, unmount}
     this.log = [];
     this.newEvents = [];
     this.offset = 0;
@@ -58,6 +59,7 @@ export class RoomPage {
 
   destroy() {
     this.destroyed = true;
+    this.unmountGame();
     this.socket?.close();
     clearInterval(this.timer);
     clearTimeout(this.leaveTimer);
@@ -329,11 +331,15 @@ export class RoomPage {
     this.pendingFocus = null;
     this.roomEl.dataset.status = this.room.status;
     this.renderHeader();
-    clear(this.stage);
     clear(this.after);
-    if (this.side) clear(this.side);
-    if (this.room.status === "lobby") this.renderLobby();
-    else this.renderGame();
+    if (this.room.status === "lobby") {
+      this.unmountGame();
+      clear(this.stage);
+      if (this.side) clear(this.side);
+      this.renderLobby();
+    } else {
+      this.renderGame(); // the game's renderer stays mounted and updates in place
+    }
     this.renderAfter();
     this.renderFooter();
     this.updateBanner();
@@ -344,7 +350,7 @@ export class RoomPage {
       // the first control the renderer marked as primary (data-primary), so Tab starts there.
       const again = this.root.querySelector(`[data-testid="${CSS.escape(focusKey)}"]`) || document.getElementById(focusKey);
       const next = again && !again.disabled ? again
-        : this.stage.querySelector("[data-primary] button:not(:disabled), button[data-primary]:not(:disabled)");
+        : this.stage.querySelector("[data-primary] :is(button, textarea):not(:disabled), button[data-primary]:not(:disabled)");
       if (next && next !== document.activeElement) next.focus({ preventScroll: true });
     }
   }
@@ -354,6 +360,8 @@ export class RoomPage {
     const room = this.room;
     const me = this.seat !== null && room.seats[this.seat] ? this.seat : null;
     append(this.header, [
+      // The lobby's heading is its room code; during a game the page is headed by the game.
+      room.status === "lobby" ? null : el("h1", { class: "sr-only" }, `${room.title}, room ${room.room}`),
       el("a", { href: "/", class: "home-link" }, "Tall Tales"),
       el("span", { class: "hdr-game" }, room.title),
       el("span", { class: "hdr-code" }, "Room ", el("strong", { testid: "header-code" }, room.room)),

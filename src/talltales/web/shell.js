@@ -2,8 +2,6 @@
 // game's renderer module (or a generic fallback), moving to another address, and the
 // connection banner.
 
-import { el } from "./dom.js";
-
 // --- HTTP ------------------------------------------------------------------------------------
 export async function request(method, url, body) {
   let response;
@@ -36,14 +34,24 @@ export function loadGames() {
 }
 
 const modules = new Map();
-/** The renderer module of a game; a generic one when it has none (yet). */
+const GENERIC = "./games/generic.js";
+
+/** Whether a module can draw a game: the lifecycle (`mount`) or the older render functions. */
+const drawsGames = (mod) => Boolean(mod && (typeof mod.mount === "function"
+  || (typeof mod.renderTable === "function" && typeof mod.renderPhone === "function")));
+
+/**
+ * The renderer module of a game, `games/<id>.js`; the generic renderer (games/generic.js),
+ * which plays any game from its prompts, when the game has none yet (404), it fails to load,
+ * or it draws nothing.
+ */
 export function loadGameModule(id) {
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) return Promise.resolve(genericGame);
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id) || id === "generic") return import(GENERIC);
   if (!modules.has(id)) {
-    modules.set(id, import(`./games/${id}.js`).catch((err) => {
-      console.error(`no renderer for ${id}`, err);
-      return genericGame;
-    }));
+    modules.set(id, import(`./games/${id}.js`).then(
+      (mod) => (drawsGames(mod) ? mod : import(GENERIC)),
+      () => import(GENERIC), // no renderer of its own (yet): the browser has logged the 404
+    ));
   }
   return modules.get(id);
 }
@@ -94,23 +102,3 @@ export function showConnectionSoon(ms, text, retry, stillDown) {
     if (stillDown()) showConnection(text, retry);
   }, ms);
 }
-
-// --- a fallback for games without a renderer: their legal actions as buttons -----------------------------
-const genericGame = {
-  renderTable(container, state, room, ctx) {
-    container.append(el("section", { class: "card-panel", testid: "table-board" },
-      el("h2", {}, room.title),
-      el("pre", { class: "raw-view" }, JSON.stringify(state.view, null, 2))));
-  },
-  renderPhone(container, state, room, ctx) {
-    const legal = state.legal || [];
-    container.append(el("section", { class: "card-panel" },
-      el("h2", {}, room.title),
-      legal.length
-        ? el("ul", { class: "choices" }, legal.map((action, i) => el("li", {},
-          el("button", { class: "choice", testid: `choice-${i}`, on: { click: (e) => ctx.send(action, e.currentTarget) } },
-            Object.entries(action).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ")))))
-        : el("p", { class: "waiting" }, "Nothing to do right now."),
-      el("pre", { class: "raw-view" }, JSON.stringify(state.view, null, 2))));
-  },
-};
