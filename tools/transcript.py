@@ -3,7 +3,9 @@
 Starts a real server (uvicorn on a free loopback port, as tests/server/harness.py does),
 plays a short game of Would You Believe It! with two WebSocket clients and a bot, and prints
 every HTTP exchange and WebSocket frame in the order they happened. Further sections probe
-the error paths and limits, and SIGTERM and restart of a ``talltales serve`` process.
+the error paths and limits, SIGTERM and restart of a ``talltales serve`` process, and (with
+the test fixture game, the only one with cards and typed prompts so far) a lobby's packs
+and a round of every kind of prompt.
 
     uv run python tools/transcript.py               # every section
     uv run python tools/transcript.py game          # only the game
@@ -36,10 +38,12 @@ import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from talltales.core.registry import register
 from talltales.server.run import ServerThread
 from talltales.server.settings import Settings
 
 GAME = "would-you-believe-it"
+TESTS = Path(__file__).resolve().parent.parent / "tests"
 FULL = False
 FOCUS: str | None = None  # with --focus NAME: other clients' copies of state and room are omitted
 GRACE = 2.0  # seconds a dropped player keeps the seat here (30 by default)
@@ -637,13 +641,82 @@ async def restart() -> None:
             process.wait(20)
 
 
+# --- packs and prompts: the fixture game ------------------------------------------------------
+def state_of(client: Client) -> dict[str, Any]:
+    """The latest state a client holds."""
+    assert client.state is not None
+    return client.state
+
+
+async def answer(client: Client, number: int, action: dict[str, Any]) -> None:
+    """Send an act and wait for its ack."""
+    client_id = f"{client.name.lower()}-{number}"
+    await client.send({"type": "act", "client_id": client_id, "action": action})
+    await client.until("ack", client_id=client_id)
+    await client.settle(0.1)
+
+
+async def packs_and_prompts() -> None:
+    """Three people choose the fixture game's pack and play one round of it."""
+    sys.path.insert(0, str(TESTS))
+    from fixture_game import FIB_OFF
+
+    register(FIB_OFF)
+    with running() as server:
+        out("## Packs and prompts (the test fixture game)")
+        await http(server.http, "GET", "/api/games")
+        body = {"game": FIB_OFF.id, "name": "Ann", "options": {"rounds": 1}}
+        _, host = await http(server.http, "POST", "/api/rooms", body)
+        code = host["room"]
+        grants = [host]
+        for name in ("Bob", "Cat"):
+            grants.append(
+                (await http(server.http, "POST", f"/api/rooms/{code}/seats", {"name": name}))[1]
+            )
+        ann, bob, cat = [await Client(n, server.ws).connect() for n in ("Ann", "Bob", "Cat")]
+        for client, grant in zip((ann, bob, cat), grants, strict=True):
+            await client.hello(code, grant["token"])
+            await client.settle(0.1)
+        for who, ids in ((bob, ["fib-off-facts"]), (ann, ["fib-off-nope"]), (ann, ["/etc/passwd"])):
+            await who.send({"type": "set-options", "packs": ids})
+            await who.until("error")
+        await ann.send({"type": "set-options", "packs": ["fib-off-facts"]})
+        await ann.until("room")
+        await ann.send({"type": "start"})
+        state = await ann.until("state")
+        await cat.settle()
+        note("Ann reads: she picks a card and claims a stake; Bob and Cat may dispute")
+        await answer(ann, 1, state["legal"][0])
+        await answer(bob, 1, {"type": "pass"})
+        await answer(cat, 1, {"type": "pass"})
+        note("Bob and Cat write fake answers; Bob's first try is refused by the family filter")
+        await bob.send(
+            {
+                "type": "act",
+                "client_id": "bob-2",
+                "action": {"type": "bluff", "text": "what the hell"},
+            }
+        )
+        await bob.until("error")
+        await answer(bob, 3, {"type": "bluff", "text": "Nobody has ever found out"})
+        await answer(cat, 2, {"type": "bluff", "text": state_of(cat)["prompt"]["examples"][0]})
+        note("Ann judges the answers; then Bob and Cat vote")
+        await answer(ann, 2, {"type": "accept"})
+        for client, number in ((bob, 4), (cat, 3)):
+            await answer(client, number, state_of(client)["prompt"]["options"][0]["action"])
+        await ann.settle()
+        await http(server.http, "GET", f"/api/rooms/{code}/record")
+        for client in (ann, bob, cat):
+            await client.close()
+
+
 def main() -> None:
     global FULL, FOCUS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "sections",
         nargs="*",
-        metavar="game|probes|restart",
+        metavar="game|probes|restart|packs",
         help="what to run (default: everything)",
     )
     parser.add_argument("--full", action="store_true", help="print every route list")
@@ -656,12 +729,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     FULL, FOCUS = args.full, args.focus
-    sections = args.sections or ["game", "probes", "restart"]
-    unknown = set(sections) - {"game", "probes", "restart"}
+    runners = {"game": play_game, "probes": probes, "restart": restart, "packs": packs_and_prompts}
+    sections = args.sections or list(runners)
+    unknown = set(sections) - set(runners)
     if unknown:
         parser.error(f"unknown sections: {sorted(unknown)}")
     for section in sections:
-        runner = {"game": play_game, "probes": probes, "restart": restart}[section]
+        runner = runners[section]
         FOCUS = args.focus if section == "game" else None
         asyncio.run(runner())
         out()

@@ -365,9 +365,12 @@ def test_the_fixture_game_refuses_what_its_rules_forbid(tmp_path: Path) -> None:
             long = {"type": "bluff", "text": "x" * 81}
             await refused(scene, writer, act(long, "c6"), "text-too-long")
             rude = {"type": "bluff", "text": "what the fuck"}
-            await refused(scene, writer, act(rude, "c7"), "filtered")
-            await refused(scene, writer, act({"type": "bluff", "text": "   "}, "c8"), "illegal")
+            await refused(scene, writer, act(rude, "c7"), "filtered")  # a Write prompt's text
+            blank = {"type": "bluff", "text": "   "}
+            await refused(scene, writer, act(blank, "c8"), "empty-text")
             await refused(scene, reader, act(bluff, "c9"), "not-your-turn")
+            # text sent by a seat that is asked nothing is refused for that, not screened
+            await refused(scene, reader, act(rude, "c9b"), "not-your-turn")
             await writer.send(act(bluff, "c10"))
             assert (await writer.until("ack"))["client_id"] == "c10"
             for client in scene.everyone:
@@ -745,14 +748,14 @@ def _count_rooms(server: LiveServer) -> Any:
 
 # --- anything at all ---------------------------------------------------------------------
 FIELDS = ["type", "room", "token", "last_version", "client_id", "action", "bot", "seat"]
-FIELDS += ["options", "family_filter", "figure", "guard", "value", "layout", "figures"]
+FIELDS += ["options", "family_filter", "figure", "guard", "value", "layout", "figures", "packs"]
 WORDS = ["roll", "move-figure", "move-guard", "die", "random", "greedy", "search"]
 WORDS += ["search:depth=9", "OOOO", "shuffled", "fixed"]
 MESSAGE_TYPES = ["hello", "act", "start", "add-bot", "remove-seat", "set-options"]
 MESSAGE_TYPES += ["rematch", "leave", "ping", "pong", "state", "fly"]
 ACTION_TYPES = ["roll", "move-figure", "move-guard", "die", "tick", "claim", "bluff"]
 KNOWN_CODES = {"bad-json", "malformed", "refused", "not-your-turn", "illegal", "game-over"}
-KNOWN_CODES |= {"host-only", "text-too-long", "filtered"}
+KNOWN_CODES |= {"host-only", "text-too-long", "empty-text", "filtered"}
 
 keys = st.sampled_from(FIELDS) | st.text(max_size=8)
 scalars = (

@@ -1,8 +1,9 @@
 """Full games of every registered game (and the fixture game) over real sockets.
 
-People and bots share each table; every client must see the same end, every view must be
-exactly what the game shows that seat (spectators: the public view, nothing to do), the
-stored log must replay to the state the server held, and a rematch keeps the seats.
+People and bots share each table; every client must see the same end, every view and prompt
+must be exactly what the game shows that seat (spectators: the public view, nothing to do
+and no prompt), the stored log must replay to the state the server held, and a rematch
+keeps the seats.
 """
 
 from __future__ import annotations
@@ -45,22 +46,21 @@ def table_for(game: Game[Any, Any]) -> tuple[int, list[str]]:
 
 def seen_by(
     game: Game[Any, Any], record: Record, rows: list[EntryRow]
-) -> Callable[[int, int | None], tuple[Any, Any]]:
-    """What a seat may see and do after each room version, by replaying the record."""
+) -> Callable[[int, int | None], tuple[Any, Any, Any]]:
+    """What a seat may see, do and is asked after each room version, by replaying the
+    record (the prompt None when the seat has nothing to decide)."""
     states = list(replay_states(game, record))
     version_of = {row.index: row.version for row in rows}
     versions = [version_of[i] for i in range(len(record.entries))]
     assert versions == sorted(versions)
 
-    def seen(version: int, seat: int | None) -> tuple[Any, Any]:
+    def seen(version: int, seat: int | None) -> tuple[Any, Any, Any]:
         state = states[sum(1 for v in versions if v <= version)]
         over = game.outcome(state) is not None
-        legal = (
-            game.legal_actions(state, seat)
-            if seat is not None and not over and seat in game.pending(state)
-            else []
-        )
-        return as_json(game.view(state, seat)), as_json(legal)
+        asked = seat is not None and not over and seat in game.pending(state)
+        legal = game.legal_actions(state, seat) if asked else []
+        prompt = game.prompt(state, seat) if asked else None
+        return as_json(game.view(state, seat)), as_json(legal), as_json(prompt)
 
     return seen
 
@@ -150,21 +150,28 @@ def test_a_full_mixed_game_ends_alike_for_everyone(tmp_path: Path, game_id: str)
             assert msgspec.to_builtins(restored.match.outcome()) == outcomes[0]
 
             # Every state each client received is that seat's view of the game at that
-            # version; the spectator only ever saw the public view and had nothing to do.
+            # version, with its prompt; the spectator only ever saw the public view and
+            # had nothing to do.
             seen = seen_by(game, record, rows)
             for seat, client in [*enumerate(clients), (None, watcher)]:
                 states = frames(client, "state")
                 assert states
                 for state in states:
-                    view, legal = seen(state["version"], seat)
+                    view, legal, prompt = seen(state["version"], seat)
                     assert state["view"] == view, (seat, state)
                     assert state["legal"] == legal, (seat, state)
-            assert all(s["legal"] == [] for s in frames(watcher, "state"))
+                    assert state.get("prompt") == prompt, (seat, state)
+            asked = [
+                s["prompt"]["kind"] for c in clients for s in frames(c, "state") if "prompt" in s
+            ]
+            assert asked, "people were asked something"
+            assert all(s["legal"] == [] and "prompt" not in s for s in frames(watcher, "state"))
             if type(game).deadline is not Game.deadline:  # the server's clock closed timed phases
                 assert any(entry.seat == CLOCK for entry in record.entries), record.entries
             if game_id == FIB_OFF.id:  # the reader's secret die is told to the reader alone
                 kinds = [e["kind"] for s in frames(watcher, "state") for e in s["events"]]
                 assert "claim" in kinds and "roll" not in kinds
+                assert {"write", "race", "vote"} <= set(asked)  # the typed prompts, on the wire
 
             # The host offers a rematch: a new game with the very same seats.
             before = frames(watcher, "room")[-1]

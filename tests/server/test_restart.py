@@ -1,4 +1,5 @@
-"""A server process killed mid-game comes back over the same database exactly where it was."""
+"""A server process killed mid-game comes back over the same database exactly where it was,
+with the very packs its game was dealt."""
 
 from __future__ import annotations
 
@@ -8,18 +9,25 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 import websockets
+from fixture_game import FIB_OFF, PACKS
+
+from talltales.core.match import replay
+from talltales.core.record import Record
 
 from .harness import Client, Loopback, free_port
 from .players import Player
-from .support import WYBI, attach, eventually, frames, open_room, shown, start_with_bots
+from .support import WYBI, attach, eventually, frames, open_room, shown, start_with_bots, stored
 
 LAUNCH = Path(__file__).resolve().parent / "launch.py"
+FACTS = PACKS / "fib-off-facts.toml"
 
 
 class ServerProcess(Loopback):
@@ -27,6 +35,7 @@ class ServerProcess(Loopback):
 
     def __init__(self, tmp_path: Path, database: Path, grace: float = 30.0) -> None:
         self.port = free_port()
+        self.database = database
         self.log = (tmp_path / f"server-{self.port}.log").open("wb")
         self.process = subprocess.Popen(
             [
@@ -163,16 +172,18 @@ def test_sigkill_in_a_quiet_moment_resumes_the_very_same_state(
     assert record.status_code == 200 and record.json()["players"] == 3
 
 
-def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
+def test_sigkill_while_actions_fly_loses_nothing_acknowledged_nor_the_deck(
     launch: Callable[[], ServerProcess],
 ) -> None:
     first = launch()
     options = {"write_ms": 400, "dispute_ms": 200, "rounds": 4}
-    code, grants = open_room(first, "fib-off", "Ann", "Bob", options=options)
+    code, grants = open_room(first, FIB_OFF.id, "Ann", "Bob", options=options)
     tokens = [grant["token"] for grant in grants]
+    pinned = [{"id": "fib-off-facts", "sha256": sha256(FACTS.read_bytes()).hexdigest()}]
 
     async def before() -> list[Player]:
         clients = [await attach(first, code, token) for token in tokens]
+        await clients[0].send({"type": "set-options", "packs": ["fib-off-facts"]})
         await start_with_bots(clients[0], "greedy", "random")
         players = [Player(c, seat, seed=seat + 20) for seat, c in enumerate(clients)]
         tasks = [asyncio.create_task(p.play()) for p in players]
@@ -187,9 +198,13 @@ def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
     assert first.wait() == -signal.SIGKILL
     acked = [a for p in players for a in p.acks]
     assert acked and all(not a.get("duplicate") for a in acked)
+    row, _ = asyncio.run(stored(str(first.database), code))
+    assert msgspec.to_builtins(row.content) == pinned  # the deck's pack, pinned by digest
 
     second = launch()
-    assert shown(second, code)["state"]["version"] >= max(a["version"] for a in acked)
+    public = shown(second, code)
+    assert public["state"]["version"] >= max(a["version"] for a in acked)
+    assert public["room"]["packs"] == ["fib-off-facts"]
 
     async def after() -> list[dict[str, Any]]:
         for player in players:
@@ -211,6 +226,11 @@ def test_sigkill_while_actions_fly_loses_nothing_acknowledged(
     finals = asyncio.run(after())
     assert finals[0]["outcome"] == finals[1]["outcome"] is not None
     assert finals[0]["version"] == finals[1]["version"]
+    # the whole game, across the kill, was dealt from that one pack, and replays with it
+    record = msgspec.convert(httpx.get(f"{second.http}/api/rooms/{code}/record").json(), Record)
+    assert msgspec.to_builtins(record.content) == pinned
+    final = replay(FIB_OFF, record)
+    assert msgspec.to_builtins(FIB_OFF.outcome(final)) == finals[0]["outcome"]
 
 
 def test_sigterm_tells_every_client_the_server_restarts(

@@ -154,7 +154,7 @@ def test_hidden_hands_dice_bluffs_and_votes_stay_hidden(tmp_path: Path) -> None:
     # the search is real: each seat was shown its own secrets (hand, die, bluff) meanwhile
     dealt = next(needles for needles in log.needles[table.code] if needles)
     for player in players:
-        mine = [v for v, seats in dealt if seats == {player.seat} and v.startswith("card:")]
+        mine = [v for v, seats in dealt if seats == {player.seat} and v.startswith("fib:")]
         assert len(mine) == 2
         assert all(any(card in frame for frame in player.frames) for card in mine)
     reader = players[0]  # reads round 0 and so sees the die before anyone disputes

@@ -22,7 +22,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from talltales.core.errors import ActionRefused, OptionsError, TallTalesError
+from talltales.core.errors import ActionRefused, OptionsError, RecordError, TallTalesError
+from talltales.core.packs import pack_infos
 from talltales.core.registry import games
 from talltales.server.connection import Connection, TokenBucket
 from talltales.server.guard import Guard, origin_allowed
@@ -136,6 +137,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
                     "summary": g.summary,
                     "options": msgspec.to_builtins(g.options()),
                     "options_schema": msgspec.json.schema(g.options_type),
+                    "packs": pack_infos(g),
                 }
                 for g in games()
             ]
@@ -182,6 +184,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         except RoomNotFound as exc:
             guard.failed(who)
             return error(exc.code, exc.reason, 404)
+        except RecordError as exc:  # a finished game whose pack has changed since
+            return error(exc.code, exc.reason, 409)
         return json({"room": room.info(), "state": room.state_for(None, [], hub().clock())})
 
     async def show_record(request: Request) -> Response:
@@ -192,6 +196,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         except RoomNotFound as exc:
             guard.failed(address(request.client))
             return error(exc.code, exc.reason, 404)
+        except RecordError as exc:
+            return error(exc.code, exc.reason, 409)
         if room.status is not Status.FINISHED or room.match is None:
             return error("not-finished", "the record is published once the game is over", 409)
         return json(room.match.record)

@@ -38,7 +38,8 @@ from talltales.server.protocol import (
     Welcome,
     encode,
 )
-from talltales.server.rooms import Room, Status, new_code
+from talltales.server.rooms import Room, Status
+from talltales.server.seats import new_code
 from talltales.server.settings import Settings
 from talltales.server.storage import EntryRow, Storage
 
@@ -262,8 +263,8 @@ class Hub:
             case RemoveSeat(seat=target):
                 room.remove_seat(seat, target, now)
                 tell = partial(self.presence.renumber, room, target, "the host removed this seat")
-            case SetOptions(options=options, family_filter=family):
-                room.set_options(seat, options, family, now)
+            case SetOptions(options=options, family_filter=family, packs=packs):
+                room.set_options(seat, options, family, now, packs)
             case Leave():
                 tell = self.presence.leave(room, conn, now)
             case Hello():

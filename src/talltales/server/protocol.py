@@ -6,12 +6,17 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from talltales.core.prompt import Prompt
+
 MAX_MESSAGE_BYTES = 64 * 1024
+BOT_PREFIX = "bot-"  # client ids the server gives its bots' moves; refused from clients
+MAX_PACKS = 16  # packs a host may choose for one game
 ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
 Code = Annotated[str, msgspec.Meta(min_length=4, max_length=4)]
 Token = Annotated[str, msgspec.Meta(min_length=16, max_length=128)]
 BotName = Annotated[str, msgspec.Meta(max_length=40)]
+PackId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 
 class _In(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -57,10 +62,11 @@ class RemoveSeat(_Command, frozen=True, tag="remove-seat"):
 
 
 class SetOptions(_Command, frozen=True, tag="set-options"):
-    """Host: change the game's options and house rules, and the room's settings."""
+    """Host: change the game's options and house rules, the packs dealt, and the filter."""
 
     options: dict[str, Any] = {}
     family_filter: bool | None = None
+    packs: Annotated[list[PackId], msgspec.Meta(max_length=MAX_PACKS)] | None = None
 
 
 class Rematch(_Command, frozen=True, tag="rematch"):
@@ -118,6 +124,7 @@ class RoomInfo(_Out, frozen=True, tag="room"):
     min_players: int
     max_players: int
     join_url: str = ""  # the link (and QR code) that joins this room
+    packs: list[str] = []  # ids of the packs to deal (lobby) or dealt (game); none: no cards
 
 
 class EventOut(msgspec.Struct, frozen=True):
@@ -137,6 +144,7 @@ class StateOut(_Out, frozen=True, tag="state"):
     events: list[EventOut]
     pending: list[int]
     legal: list[Any]  # the seat's legal actions, as the game's action objects
+    prompt: Prompt | None = None  # what the seat is asked now; none when nothing is pending
     deadline: int | None = None
     outcome: dict[str, Any] | None = None
     server_time: int = 0

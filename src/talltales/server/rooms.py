@@ -7,28 +7,34 @@ and changes nothing when it refuses.
 from __future__ import annotations
 
 import enum
-import hashlib
 import secrets
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
 
 from talltales.bots import SearchBot, make_bot
-from talltales.core.errors import ActionRefused, GameOver, IllegalAction, OptionsError
+from talltales.core.errors import (
+    ActionRefused,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    OptionsError,
+)
 from talltales.core.game import Event, Game, Seat
 from talltales.core.match import Match
+from talltales.core.prompt import Write
 from talltales.core.record import Entry, Record
 from talltales.core.registry import get_game
 from talltales.server.filter import check_text, check_texts
-from talltales.server.protocol import EventOut, RoomInfo, SeatInfo, StateOut
+from talltales.server.packs import check_choice, deal_packs, pinned, shown_packs
+from talltales.server.protocol import BOT_PREFIX, EventOut, RoomInfo, SeatInfo, StateOut
+from talltales.server.seats import SeatState, new_token, token_hash
 from talltales.server.storage import EntryRow, RoomRow, SeatRow
 
-CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"  # no I, L or O: they read as 1 and 0
 RECENT_EVENTS = 256  # versions of events kept for clients that reconnect
-MAX_SEARCH_DEPTH = 3  # deeper search bots would stall the server's event loop for minutes
+MAX_SEARCH_DEPTH = 3  # bots think within a time budget: deeper would only spend all of it
 
 
 class Status(enum.StrEnum):
@@ -45,38 +51,6 @@ class HostOnly(ActionRefused):
     code = "host-only"
 
 
-def new_code() -> str:
-    """Four letters from an unambiguous alphabet, from the system's secure generator."""
-    return "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
-
-
-def new_token() -> tuple[str, str]:
-    """A seat token (192 random bits) and the hash that is stored instead of it."""
-    token = secrets.token_urlsafe(24)
-    return token, token_hash(token)
-
-
-def token_hash(token: str) -> str:
-    """What the server keeps of a token."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass
-class SeatState:
-    """A seat: a person (by token hash) or a bot, and whether it is connected."""
-
-    name: str
-    token_hash: str | None = None
-    bot: str | None = None
-    connections: int = 0
-    stand_in: bool = False  # a bot is playing for the absent person
-
-    @property
-    def is_bot(self) -> bool:
-        """Whether a bot holds this seat for good."""
-        return self.bot is not None
-
-
 class Room:
     """One room's lobby and game; every change bumps ``version``."""
 
@@ -85,6 +59,7 @@ class Room:
         self.code = code
         self.game = game
         self.options = options
+        self.packs: list[str] = []  # pack ids the host chose; none: the game's defaults
         self.family_filter = True
         self.join_url = ""
         self.seats: list[SeatState] = []
@@ -165,9 +140,15 @@ class Room:
         self.changed(now)
 
     def set_options(
-        self, by: Seat | None, options: dict[str, Any], family: bool | None, now: int
+        self,
+        by: Seat | None,
+        options: dict[str, Any],
+        family: bool | None,
+        now: int,
+        packs: list[str] | None = None,
     ) -> None:
-        """Host: change options and house rules (checked against the game) in the lobby."""
+        """Host: change options and house rules (checked against the game), the packs to
+        deal (shipped ids; empty: the defaults) and the filter, in the lobby."""
         self._host_only(by, "change the options")
         self._lobby_only("options change")
         merged = {**self.options, **options}
@@ -175,7 +156,8 @@ class Room:
             self.game.options(merged)
         except OptionsError as exc:
             raise IllegalAction(exc.reason) from exc
-        self.options = merged
+        chosen = self.packs if packs is None else check_choice(self.game, packs)
+        self.options, self.packs = merged, chosen
         if family is not None:
             self.family_filter = family
         self.changed(now)
@@ -197,8 +179,9 @@ class Room:
         return self._deal(now)
 
     def _deal(self, now: int) -> list[EntryRow]:
+        packs = deal_packs(self.game, self.packs)  # read afresh: each game pins its own
         self.seed = secrets.randbits(63)
-        self.match = Match(self.game, len(self.seats), self.options, self.seed)
+        self.match = Match(self.game, len(self.seats), self.options, self.seed, packs)
         self.status = Status.PLAYING
         self.applied.clear()
         self.recent.clear()
@@ -213,22 +196,37 @@ class Room:
     def act(
         self, seat: Seat, client_id: str, action: dict[str, Any], now: int
     ) -> tuple[list[Event], list[EntryRow]] | None:
-        """Apply a seat's action once; None when this client id was applied already."""
+        """Apply a person's action once; None when this client id was applied already."""
+        if client_id.startswith(BOT_PREFIX):
+            raise MalformedAction(f"client ids starting with {BOT_PREFIX!r} are the server's")
         if (seat, client_id) in self.applied:
             return None
+        return self._submit(seat, client_id, action, now)
+
+    def bot_act(
+        self, seat: Seat, action: dict[str, Any], now: int
+    ) -> tuple[list[Event], list[EntryRow]]:
+        """Apply a bot's move; never taken for a resend, so it can never be dropped."""
+        return self._submit(seat, f"{BOT_PREFIX}{self.version}", action, now, remember=False)
+
+    def _submit(
+        self, seat: Seat, client_id: str, action: dict[str, Any], now: int, remember: bool = True
+    ) -> tuple[list[Event], list[EntryRow]]:
         match = self._playing()
-        if self.game.max_text:  # only games with free text have words to screen
+        if isinstance(match.prompt(seat), Write):  # every text a prompt asks for is screened
             check_texts(action, self.family_filter)
         before = len(match.record.entries)
         events = match.submit(seat, action, now)
-        return events, self._accepted(before, now, client_id, seat)
+        return events, self._accepted(before, now, client_id, seat if remember else None)
 
-    def tick(self, now: int) -> tuple[list[Event], list[EntryRow]]:
-        """Apply the server's clock; empty when no deadline has passed."""
+    def advance(
+        self, step: Callable[[], list[Event]], now: int
+    ) -> tuple[list[Event], list[EntryRow]]:
+        """Let the driver move the game (a due tick); empty when it logged nothing."""
         if self.status is not Status.PLAYING or self.match is None:
             return [], []
         before = len(self.match.record.entries)
-        events = self.match.tick(now)
+        events = step()
         if len(self.match.record.entries) == before:
             return [], []
         return events, self._accepted(before, now, None, None)
@@ -259,15 +257,10 @@ class Room:
         """Keep a version's events for clients that reconnect having missed them."""
         self.recent.append((self.version, events))
 
-    def bot_seats(self) -> list[Seat]:
-        """Seats a bot must play now: bot seats and stand-ins with a decision pending."""
-        if self.status is not Status.PLAYING or self.match is None:
-            return []
-        return [
-            s
-            for s in sorted(self.match.pending())
-            if self.seats[s].is_bot or self.seats[s].stand_in
-        ]
+    def played_by_bot(self, seat: Seat) -> bool:
+        """Whether a bot plays the seat now: a bot's seat, or a stand-in for its person."""
+        held = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        return held is not None and (held.is_bot or held.stand_in)
 
     # --- what clients receive ------------------------------------------------------------
     def info(self) -> RoomInfo:
@@ -295,6 +288,11 @@ class Room:
             min_players=self.game.min_players,
             max_players=self.game.max_players,
             join_url=self.join_url,
+            packs=(
+                [ref.id for ref in self.match.record.content]
+                if self.match is not None
+                else shown_packs(self.game, self.packs)
+            ),
         )
 
     def state_for(self, seat: Seat | None, events: list[Event], now: int) -> StateOut | None:
@@ -322,6 +320,7 @@ class Room:
                 ],
                 pending=pending,
                 legal=game.legal_actions(state, seat) if seat in pending else [],
+                prompt=match.prompt(seat) if seat in pending else None,
                 deadline=deadline,
                 outcome=shared,
                 server_time=now,
@@ -362,6 +361,8 @@ class Room:
             seed=self.seed,
             game_number=self.game_number,
             join_url=self.join_url,
+            packs=list(self.packs),
+            content=list(self.match.record.content) if self.match is not None else [],
         )
 
     @classmethod
@@ -371,7 +372,7 @@ class Room:
         room.seats = [SeatState(s.name, s.token_hash, s.bot) for s in row.seats]
         room.host, room.family_filter = row.host, row.family_filter
         room.seed, room.game_number = row.seed, row.game_number
-        room.status, room.join_url = Status(row.status), row.join_url
+        room.status, room.join_url, room.packs = Status(row.status), row.join_url, row.packs
         room.updated = max([row.updated] + [e.time for e in entries])  # moves count as activity
         room.version = max([row.version] + [e.version for e in entries])
         if room.status is not Status.LOBBY:
@@ -380,6 +381,7 @@ class Room:
                 players=len(row.seats),
                 seed=row.seed,
                 options=msgspec.to_builtins(room.game.options(row.options)),
+                content=pinned(room.game, row.content),
                 entries=[Entry(e.seat, e.action, e.time) for e in entries],
             )
             room.match = Match.restore(room.game, record)

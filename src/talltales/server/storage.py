@@ -15,6 +15,8 @@ from typing import Any
 
 import msgspec
 
+from talltales.core.record import PackRef
+
 
 class SeatRow(msgspec.Struct):
     """A seat as stored: its holder's name, the hash of its token, or the bot in it."""
@@ -25,7 +27,11 @@ class SeatRow(msgspec.Struct):
 
 
 class RoomRow(msgspec.Struct):
-    """A room as stored (the game itself is its setup plus the entries of its log)."""
+    """A room as stored (the game itself is its setup plus the entries of its log).
+
+    The row is kept as JSON, so a field added later is simply missing from older rows and
+    read as its default: that is how databases written before packs stay readable.
+    """
 
     code: str
     game: str
@@ -40,6 +46,10 @@ class RoomRow(msgspec.Struct):
     seed: int = 0
     game_number: int = 0  # bumped by each rematch
     join_url: str = ""
+    packs: list[str] = []  # the pack ids the host chose (none: the game's defaults)
+    # the current game's packs, pinned by digest; None in rows written before packs were
+    # pinned, whose games were dealt the game's default packs
+    content: list[PackRef] | None = None
 
 
 class EntryRow(msgspec.Struct, array_like=True):
