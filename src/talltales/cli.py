@@ -25,6 +25,7 @@ from talltales.core.packs import choose_packs, find_pack, pack_infos
 from talltales.core.record import Entry, decode_record, encode_record
 from talltales.core.registry import games, get_game
 from talltales.core.scenario import run_scenario_file
+from talltales.server.command import serve
 from talltales.terminal.play import Abandoned, TerminalGame, parse_players
 from talltales.terminal.remote import LeftTable
 from talltales.terminal.remote import join as join_remote
@@ -343,54 +344,7 @@ def scenario(
         fail(f"{failed} of {len(files)} scenarios failed")
 
 
-@app.command()
-def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    database: Annotated[
-        str, typer.Option(help="SQLite file for rooms and game logs.")
-    ] = "talltales.sqlite3",
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.8,
-    grace: Annotated[
-        float, typer.Option(help="Seconds a dropped player keeps the seat before a bot plays.")
-    ] = 30.0,
-    origin: Annotated[
-        list[str] | None, typer.Option(help="Another allowed browser Origin; repeat.")
-    ] = None,
-    public_url: Annotated[
-        str, typer.Option(help="The address phones reach, for join links and QR codes.")
-    ] = "",
-    compression: Annotated[
-        bool, typer.Option(help="Compress WebSocket messages (less traffic, more CPU).")
-    ] = False,
-    per_address: Annotated[
-        int, typer.Option(help="Sockets one address may hold (a school behind NAT needs more).")
-    ] = 64,
-    rooms_per_minute: Annotated[
-        int, typer.Option(help="New rooms one address may create in a minute.")
-    ] = 30,
-    idle_minutes: Annotated[
-        float, typer.Option(help="Rooms with nobody connected expire after this long.")
-    ] = 60.0,
-) -> None:
-    """Run the game server (rooms, WebSockets) on embedded defaults: SQLite, in-process."""
-    from talltales.server.run import serve as run_server
-    from talltales.server.settings import Settings
-
-    settings = Settings(
-        host=host,
-        port=port,
-        database=database,
-        bot_delay=bot_delay,
-        grace_seconds=grace,
-        allowed_origins=list(origin or []),
-        public_url=public_url,
-        compression=compression,
-        max_connections_per_address=per_address,
-        rooms_per_minute=rooms_per_minute,
-        idle_room_seconds=idle_minutes * 60,
-    )
-    run_server(settings)
+app.command()(serve)
 
 
 if __name__ == "__main__":

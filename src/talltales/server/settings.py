@@ -17,6 +17,7 @@ class Settings(msgspec.Struct, kw_only=True):
     bot_delay: float = 0.8  # human-like pacing of bot moves; 0 in tests
     bot_budget: float = 1.0  # seconds a bot may think about one move (in a worker thread)
     bot_threads: int = 4  # bots thinking at once, across rooms; the rest wait their turn
+    switch_ms: float = 1.0  # how often a thinking bot's thread must let the event loop run
     idle_room_seconds: float = 3600.0  # rooms with nobody connected expire after this
     sweep_seconds: float = 30.0
     hello_timeout: float = 10.0  # a socket must say hello within this
