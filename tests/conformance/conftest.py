@@ -2,6 +2,8 @@
 
 Every test taking a ``case`` argument runs once per game and player count (ids such as
 ``would-you-believe-it-3p``); every test taking a ``game`` argument runs once per game.
+A test also taking a ``check`` runs every check (checks/) of that kind on each of them,
+with ids such as ``secrets_do_not_leak-fib-off-3p``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import pytest
 
 from talltales.core.game import Game
 from talltales.core.registry import games
+
+from .checks import CHECKS
 
 FIXTURE_PATH = Path(__file__).resolve().parent.parent / "fixture_game.py"
 FIXTURE_NAMES = ("tests.fixture_game", "fixture_game")
@@ -36,7 +40,7 @@ class Case(NamedTuple):
 # Conformance failures caused by known bugs in src/ (reported, not fixed here: src/ is owned
 # by others). Each entry is a strict xfail limited to the exception the bug produces, so the
 # test turns red again (XPASS) the moment the bug is fixed: then delete the entry.
-# (test function name, game id) -> (reason, exception types the bug raises)
+# (check name, game id) -> (reason, exception types the bug raises)
 KNOWN_SRC_BUGS: dict[tuple[str, str], tuple[str, tuple[type[BaseException], ...]]] = {}
 
 
@@ -93,25 +97,36 @@ def conformance_cases() -> list[Case]:
     ]
 
 
-def _marks(test_name: str, game_id: str) -> list[pytest.MarkDecorator]:
-    known = KNOWN_SRC_BUGS.get((test_name, game_id))
+def _marks(check_name: str, game_id: str) -> list[pytest.MarkDecorator]:
+    known = KNOWN_SRC_BUGS.get((check_name, game_id))
     if known is None:
         return []
     reason, raises = known
     return [pytest.mark.xfail(reason=reason, raises=raises, strict=True)]
 
 
+def _check_params(per_game: bool) -> list[Any]:
+    """(case or game, check) pairs, grouped by check."""
+    targets = conformance_games() if per_game else conformance_cases()
+    return [
+        pytest.param(
+            target,
+            check,
+            id=f"{check.name}-{target.id}",
+            marks=_marks(check.name, target.id if per_game else target.game.id),
+        )
+        for check in CHECKS
+        if check.per_game == per_game
+        for target in targets
+    ]
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    name = metafunc.function.__name__
-    if "case" in metafunc.fixturenames:
-        params = [
-            pytest.param(case, id=case.id, marks=_marks(name, case.game.id))
-            for case in conformance_cases()
-        ]
-        metafunc.parametrize("case", params)
-    elif "game" in metafunc.fixturenames:
-        params = [
-            pytest.param(game, id=game.id, marks=_marks(name, game.id))
-            for game in conformance_games()
-        ]
-        metafunc.parametrize("game", params)
+    names = metafunc.fixturenames
+    if "check" in names:
+        per_game = "game" in names
+        metafunc.parametrize(("game" if per_game else "case", "check"), _check_params(per_game))
+    elif "case" in names:
+        metafunc.parametrize("case", [pytest.param(c, id=c.id) for c in conformance_cases()])
+    elif "game" in names:
+        metafunc.parametrize("game", [pytest.param(g, id=g.id) for g in conformance_games()])

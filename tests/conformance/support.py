@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-import pytest
 
 from talltales.core.errors import ActionRefused
 from talltales.core.game import CHANCE, Event, Game, Seat
@@ -71,7 +70,8 @@ def walk(
 
     A random pending seat picks a random advised action; with ``auto_chance=False`` chance
     is resolved one entry at a time, exactly as Match.resolve_chance would; deadlines pass
-    when nobody can act (and now and then at random). Fails loudly past STEP_CAP.
+    when nobody can act (and now and then at random). Fails loudly past STEP_CAP, with an
+    AssertionError like every check, so the checks run outside pytest too (on mutants).
     """
     rng = Rng(seed)
     match = Match(game, players, seed=seed, auto_chance=auto_chance)
@@ -96,11 +96,10 @@ def walk(
             events = match.tick(now)
             assert match.version > before, f"{where}: a due tick was not recorded"
             continue
-        if not pending:
-            pytest.fail(f"{where}: stuck at step {step}: nobody may act and no deadline is set")
+        assert pending, f"{where}: stuck at step {step}: nobody may act and no deadline is set"
         seat = rng.choice(pending)
         events = match.submit(seat, rng.choice(match.legal_actions(seat)), now)
-    pytest.fail(f"{where}: the game did not end within {STEP_CAP} steps")
+    raise AssertionError(f"{where}: the game did not end within {STEP_CAP} steps")
 
 
 def play(game: Game[Any, Any], players: int, seed: int, **kwargs: Any) -> Match[Any, Any]:
@@ -115,6 +114,55 @@ def sampled(moments: Iterator[Moment], rate: float, seed: int) -> Iterator[Momen
     for moment in moments:
         if moment.step == 0 or moment.match.is_over() or rng.random() < rate:
             yield moment
+
+
+@dataclass(frozen=True)
+class Snap:
+    """A state of a random game kept for later (a clone), with the events of the step that
+    reached it and the game's Match (whose own state has moved on: see ``table``)."""
+
+    match: Match[Any, Any]
+    state: Any
+    events: list[Event]
+    step: int
+
+    @property
+    def game(self) -> Game[Any, Any]:
+        return self.match.game
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    def table(self, state: Any = None) -> Match[Any, Any]:
+        """A Match holding ``state`` (by default a clone of this one), for a Driver, which
+        reads only the game and the state."""
+        table = copy.copy(self.match)
+        table.state = self.game.clone(self.state) if state is None else state
+        return table
+
+
+def snaps(game: Game[Any, Any], players: int, seed: int, **kwargs: Any) -> list[Snap]:
+    """Every state of one seeded random game (``walk``, given ``kwargs``), kept as clones."""
+    moments = walk(game, players, seed, **kwargs)
+    return [Snap(m.match, game.clone(m.state), m.events, m.step) for m in moments]
+
+
+def spread(found: list[Snap], count: int, seed: int) -> list[Snap]:
+    """About ``count`` of a game's states, in order, always its first and final one: a
+    budget per game, so long games (many small moves) cost no more than short ones."""
+    rng = Rng(seed ^ 0x5EED)
+    middle = list(range(1, len(found) - 1))
+    for i in range(min(count, len(middle))):  # a partial Fisher-Yates: the first picks
+        j = i + rng.below(len(middle) - i)
+        middle[i], middle[j] = middle[j], middle[i]
+    chosen = {0, len(found) - 1, *middle[: max(0, count - 2)]}
+    return [found[i] for i in sorted(chosen)]
+
+
+def picked(game: Game[Any, Any], players: int, seed: int, count: int, **kwargs: Any) -> list[Snap]:
+    """About ``count`` states of one seeded random game (see ``spread`` and ``walk``)."""
+    return spread(snaps(game, players, seed, **kwargs), count, seed)
 
 
 def case_seeds(players: int, salt: int, count: int = GAMES_PER_COUNT) -> range:
@@ -147,17 +195,29 @@ class Snapshot:
 
 
 def refused(
-    match: Match[Any, Any], error: type[ActionRefused], seat: Seat, raw: object, what: str = ""
+    match: Match[Any, Any],
+    error: type[ActionRefused],
+    seat: Seat,
+    raw: object,
+    what: str = "",
+    before: Snapshot | None = None,
 ) -> ActionRefused:
-    """Submit ``raw`` as ``seat``; assert ``error`` (or a subclass) and that nothing changed."""
+    """Submit ``raw`` as ``seat``; assert ``error`` (or a subclass) and that nothing changed
+    (since ``before``, when the caller took it once for many refusals: it costs the most)."""
     what = what or f"{raw!r} from seat {seat}"
-    before = Snapshot.of(match)
-    with pytest.raises(error) as caught:
+    before = before or Snapshot.of(match)
+    try:
         match.submit(seat, raw)
+    except error as exc:
+        caught = exc
+    else:
+        raise AssertionError(
+            f"{match.game.id}: {what} was accepted, not refused ({error.__name__})"
+        )
     after = Snapshot.of(match)
     assert after == before, f"refusing {what} changed the match"
-    assert isinstance(caught.value.reason, str) and caught.value.reason, what
-    return caught.value
+    assert isinstance(caught.reason, str) and caught.reason, what
+    return caught
 
 
 # --- actions of a game ---------------------------------------------------------------------
@@ -214,3 +274,12 @@ def any_action(match: Match[Any, Any]) -> Any:
     """Some well-formed action: advised now if possible, else the first of the pool."""
     pairs = advised(match)
     return pairs[0][1] if pairs else action_pool(match.game)[0]
+
+
+def differing_fields(first: Any, second: Any) -> list[str]:
+    """The top-level fields where two states differ, to say what a check found."""
+    one = msgspec.to_builtins(first, str_keys=True, order="deterministic")
+    two = msgspec.to_builtins(second, str_keys=True, order="deterministic")
+    if not isinstance(one, dict) or not isinstance(two, dict):
+        return [] if one == two else ["(the whole value)"]
+    return sorted(k for k in one.keys() | two.keys() if one.get(k) != two.get(k))

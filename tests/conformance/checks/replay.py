@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from talltales.core.game import Game
 from talltales.core.match import replay, replay_states
 from talltales.core.record import Record, decode_record, encode_record
 
-from .support import case_seeds, encode_state, walk
+from ..support import encode_state, walk
 
 
-def test_replay_reproduces_every_state(case: Any) -> None:
+def check_replay_reproduces_every_state(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
     """replay_states yields, entry by entry, exactly the states seen during play."""
-    game, players = case
-    for seed in case_seeds(players, salt=10, count=10):
+    for seed in seeds:
         # Odd seeds resolve chance one entry at a time, so every entry's state is observed;
         # even seeds let Match resolve chance itself and observe the state after each call.
         seen: dict[int, bytes] = {}
@@ -26,14 +29,14 @@ def test_replay_reproduces_every_state(case: Any) -> None:
         assert len(replayed) == len(match.record.entries) + 1
         for index, encoded in sorted(seen.items()):
             assert replayed[index] == encoded, (
-                f"{case.id} seed {seed}: replayed state after entry {index} differs from play"
+                f"{game.id}-{players}p seed {seed}: replayed state after entry {index} "
+                "differs from play"
             )
 
 
-def test_record_round_trip(case: Any) -> None:
+def check_record_round_trip(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
     """encode_record/decode_record round-trip, and the decoded record replays the same."""
-    game, players = case
-    for seed in case_seeds(players, salt=11, count=6):
+    for seed in seeds:
         match = None
         for moment in walk(game, players, seed):
             match = moment.match
@@ -45,4 +48,6 @@ def test_record_round_trip(case: Any) -> None:
         assert encode_record(back) == data
         assert back.game == game.id and back.players == players and back.seed == seed
         assert encode_state(replay(game, back)) == encode_state(replay(game, match.record))
-        assert game.outcome(replay(game, back)) is not None, f"{case.id}: replay did not end"
+        assert game.outcome(replay(game, back)) is not None, (
+            f"{game.id}-{players}p: replay did not end"
+        )

@@ -5,25 +5,27 @@ Every refusal must raise its own error class and leave version, record and state
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from talltales.core.errors import (
+    EmptyText,
     GameOver,
     IllegalAction,
     MalformedAction,
     NotYourTurn,
     TextTooLong,
 )
-from talltales.core.game import CHANCE, CLOCK
+from talltales.core.game import CHANCE, CLOCK, Game
 from talltales.core.match import MAX_ACTION_BYTES, Match, decode_action
+from talltales.core.prompt import Write
 
-from .support import (
+from ..support import (
     Snapshot,
     action_classes,
     any_action,
-    case_seeds,
     encode,
     fork,
     play,
@@ -37,15 +39,16 @@ from .support import (
 NOT_A_FIELD = "zz_not_a_field"
 
 
-def _pending_moments(case: Any, salt: int, count: int, rate: float) -> list[Any]:
+def _pending_moments(
+    game: Game[Any, Any], players: int, seeds: Sequence[int], rate: float
+) -> list[Match[Any, Any]]:
     """Sampled, unfinished moments with a seat to move, as forks (safe to keep)."""
-    game, players = case
     found = []
-    for seed in case_seeds(players, salt=salt, count=count):
+    for seed in seeds:
         for moment in sampled(walk(game, players, seed), rate, seed):
             if not moment.match.is_over() and moment.match.pending():
                 found.append(fork(moment.match))
-    assert found, f"{case.id}: no state with a pending seat"
+    assert found, f"{game.id}-{players}p: no state with a pending seat"
     return found
 
 
@@ -137,28 +140,28 @@ def malformed_inputs(game: Any, action: Any) -> list[tuple[str, object]]:
     return inputs
 
 
-def test_out_of_turn(case: Any) -> None:
+def check_out_of_turn(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
     """A seat with nothing pending (chance, the clock and strangers too) gets NotYourTurn,
     even for garbage: the turn is checked before the form."""
-    _, players = case
-    for match in _pending_moments(case, salt=20, count=6, rate=0.2):
+    for match in _pending_moments(game, players, seeds, rate=0.2):
         action = any_action(match)
         idle = [s for s in range(players) if s not in match.pending()]
+        before = Snapshot.of(match)
         for seat in [*idle, CHANCE, CLOCK, players, players + 7]:
-            refused(match, NotYourTurn, seat, action)
-            refused(match, NotYourTurn, seat, b"{garbage")
+            refused(match, NotYourTurn, seat, action, before=before)
+            refused(match, NotYourTurn, seat, b"{garbage", before=before)
 
 
-def test_malformed_actions(case: Any) -> None:
+def check_malformed_actions(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
     """Bad JSON, unknown types, wrong or missing fields, out-of-range values and anything
     over 64 KiB are MalformedAction for a seat whose turn it is."""
-    game, _ = case
-    moments = _pending_moments(case, salt=21, count=3, rate=0.1)
+    moments = _pending_moments(game, players, seeds, rate=0.1)
     for match in moments[:: max(1, len(moments) // 6)]:
         seat = min(match.pending())
         action = match.legal_actions(seat)[0]
+        before = Snapshot.of(match)
         for label, raw in malformed_inputs(game, action):
-            error = refused(match, MalformedAction, seat, raw, label)
+            error = refused(match, MalformedAction, seat, raw, label, before)
             assert error.code == "malformed", label
         # Exactly at the limit the same action still reads.
         exact = _padded(encode(action), MAX_ACTION_BYTES)
@@ -166,10 +169,11 @@ def test_malformed_actions(case: Any) -> None:
         assert decode_action(game, exact.decode()) == action
 
 
-def test_known_type_with_extra_field_is_malformed(case: Any) -> None:
+def check_known_type_with_extra_field_is_malformed(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
     """A known action type carrying a field it does not have is MalformedAction."""
-    game, _ = case
-    moments = _pending_moments(case, salt=22, count=2, rate=0.1)
+    moments = _pending_moments(game, players, seeds, rate=0.1)
     checked = 0
     for match in moments[:: max(1, len(moments) // 4)]:
         seat = min(match.pending())
@@ -190,10 +194,12 @@ def _str_fields(action: Any) -> list[str]:
     return [f.encode_name for f in info.fields if isinstance(data.get(f.encode_name), str)]
 
 
-def test_oversize_multibyte_text_is_malformed(case: Any) -> None:
+def check_oversize_multibyte_text_is_malformed(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
     """Over 64 KiB of UTF-8 is malformed even when it is fewer than 64 Ki characters, as
     JSON text or as bytes."""
-    match = _pending_moments(case, salt=25, count=1, rate=0.0)[0]
+    match = _pending_moments(game, players, seeds, rate=0.0)[0]
     seat = min(match.pending())
     padding = "\u00e9" * (MAX_ACTION_BYTES // 2 + 1)  # 2 bytes each in UTF-8
     candidates = [a for a in match.legal_actions(seat) if _str_fields(a)]
@@ -208,10 +214,11 @@ def test_oversize_multibyte_text_is_malformed(case: Any) -> None:
     refused(match, MalformedAction, seat, text, "over 64 KiB of UTF-8 as str")
 
 
-def test_game_over_refuses_everything(case: Any) -> None:
+def check_game_over_refuses_everything(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
     """Once the game is over every submission is GameOver, whoever sends whatever."""
-    game, players = case
-    for seed in case_seeds(players, salt=23, count=4):
+    for seed in seeds:
         match = play(game, players, seed)
         assert match.is_over()
         action = any_action(match)
@@ -223,15 +230,17 @@ def test_game_over_refuses_everything(case: Any) -> None:
         assert Snapshot.of(match) == before, "a tick after the end changed the match"
 
 
-def test_illegal_actions_are_refused(case: Any) -> None:
+def check_illegal_actions_are_refused(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
     """Well-formed actions the game produces elsewhere: where validate refuses one for a
     pending seat, Match refuses it with IllegalAction and changes nothing; where validate
     accepts one, so does Match. validate raises nothing but IllegalAction."""
-    game, _ = case
     pool = pool_by_class(game)
     refusals: dict[str, int] = {cls.__name__: 0 for cls in pool}
     compared = 0
-    for match in _pending_moments(case, salt=24, count=6, rate=0.2):
+    for match in _pending_moments(game, players, seeds, rate=0.2):
+        before = Snapshot.of(match)
         for seat in sorted(match.pending()):
             advised = {encode(a) for a in match.legal_actions(seat)}
             for cls, instances in pool.items():
@@ -243,33 +252,45 @@ def test_illegal_actions_are_refused(case: Any) -> None:
                         game.validate(game.clone(match.state), seat, action)
                     except IllegalAction:
                         label = f"illegal {action!r} for seat {seat}"
-                        refused(match, IllegalAction, seat, action, label)
-                        refused(match, IllegalAction, seat, encode(action), label)
+                        refused(match, IllegalAction, seat, action, label, before)
+                        refused(match, IllegalAction, seat, encode(action), label, before)
                         refusals[cls.__name__] += 1
                     else:  # legal though not advised (alike choices, free-text examples)
                         other: Match[Any, Any] = fork(match)
                         other.submit(seat, action)
                         assert other.version > match.version
-    assert compared > 0, f"{case.id}: every pooled action was advised everywhere"
-    assert any(refusals.values()), f"{case.id}: no illegal action found ({refusals})"
+    assert compared > 0, f"{game.id}-{players}p: every pooled action was advised everywhere"
+    assert any(refusals.values()), f"{game.id}-{players}p: no illegal action found ({refusals})"
 
 
-def test_text_longer_than_max_text_is_refused(case: Any) -> None:
-    """Advised actions with text made longer than the game's max_text are IllegalAction
-    (TextTooLong for free text); a game declaring max_text uses TextTooLong somewhere."""
-    game, _ = case
-    too_long = "x" * (game.max_text + 1)
-    tried = too_long_seen = 0
-    for match in _pending_moments(case, salt=26, count=4, rate=0.3):
-        for seat in sorted(match.pending()):
-            for action in match.legal_actions(seat):
-                for name in _str_fields(action):
-                    data = {**msgspec.to_builtins(action), name: too_long}
-                    error = refused(match, IllegalAction, seat, data, f"{name} too long")
-                    too_long_seen += isinstance(error, TextTooLong)
-                    tried += 1
-    if game.max_text > 0:
-        assert tried > 0, f"{case.id}: max_text is set but no advised action carries text"
-        assert too_long_seen > 0, f"{case.id}: text over max_text never raised TextTooLong"
-    else:
-        assert too_long_seen == 0, f"{case.id}: TextTooLong from a game without free text"
+def check_write_prompts_limit_text(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
+    """Where a pending seat is asked to write (a Write prompt), Match refuses a text over
+    the prompt's limit (text-too-long) and an empty or blank one (empty-text), changing
+    nothing; a text of exactly the limit passes those checks. Games that never ask for text
+    never refuse text."""
+    for seed in seeds:
+        for moment in sampled(walk(game, players, seed), 0.3, seed):
+            for seat in sorted(moment.match.pending()):
+                prompt = moment.match.prompt(seat)
+                if isinstance(prompt, Write):
+                    _check_write(fork(moment.match), seat, prompt)
+
+
+def _check_write(match: Match[Any, Any], seat: int, prompt: Write) -> None:
+    where = f"{match.game.id} seat {seat}"
+    for text, error in _bad_texts(prompt.max_length):
+        caught = refused(match, error, seat, prompt.fill(text), f"{where}: {text[:9]!r}")
+        assert caught.code == error.code, f"{where}: {caught.code} for {text[:9]!r}"
+    try:
+        fork(match).submit(seat, prompt.fill("x" * prompt.max_length))
+    except (TextTooLong, EmptyText) as exc:
+        raise AssertionError(f"{where}: a text of exactly the limit: {exc}") from exc
+    except IllegalAction:
+        pass  # the game may refuse that text for reasons of its own
+
+
+def _bad_texts(limit: int) -> list[tuple[str, type[IllegalAction]]]:
+    """Texts every Write prompt refuses, with the error Match must give."""
+    return [("x" * (limit + 1), TextTooLong), ("", EmptyText), ("  \n\t ", EmptyText)]

@@ -3,6 +3,7 @@ actions picked by index, clock ticks, and every sort of thing Match must refuse.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -22,7 +23,7 @@ from talltales.core.game import CHANCE, CLOCK, Game
 from talltales.core.match import MAX_ACTION_BYTES, Match, decode_action
 from talltales.core.rng import Rng
 
-from .support import Snapshot, action_pool, encode, fork, refused, seats, tag_field
+from ..support import Snapshot, action_pool, encode, fork, refused, seats, tag_field
 
 SETTINGS = settings(
     max_examples=12,
@@ -217,6 +218,8 @@ def machine_for(game: Game[Any, Any], players: int) -> type[RuleBasedStateMachin
     return ConformanceMachine
 
 
-def test_state_machine(case: Any) -> None:
-    game, players = case
-    run_state_machine_as_test(machine_for(game, players), settings=SETTINGS)
+def check_state_machine(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
+    """Hypothesis drives Match at random: as many examples as ``seeds`` (it draws its own
+    seeds, derandomized, so the run is the same every time)."""
+    chosen = settings(SETTINGS, max_examples=len(seeds))
+    run_state_machine_as_test(machine_for(game, players), settings=chosen)

@@ -1,21 +1,22 @@
-"""Random games to completion, advised actions, purity, clones, determinism and chance."""
+"""Play: random games end, advised actions are accepted, pure methods stay pure, clones are
+independent, the same seed plays the same game, and chance nodes are well formed."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from talltales.core.errors import IllegalAction
-from talltales.core.game import CHANCE, CLOCK, Event, Outcome
+from talltales.core.game import CHANCE, CLOCK, Event, Game, Outcome
 from talltales.core.match import Match, decode_action
 from talltales.core.record import encode_record
 
-from .support import (
+from ..support import (
     Snapshot,
     advised,
-    case_seeds,
     chance_pending,
     encode,
     encode_state,
@@ -27,12 +28,11 @@ from .support import (
 )
 
 
-def test_random_games_end(case: Any) -> None:
+def check_random_games_end(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
     """Random play through Match always ends, with a full ranking and a score per seat."""
-    game, players = case
-    for seed in case_seeds(players, salt=1):
+    for seed in seeds:
         match = play(game, players, seed)
-        where = f"{case.id} seed {seed}"
+        where = f"{game.id}-{players}p seed {seed}"
         outcome = match.outcome()
         assert outcome is not None, where
         assert isinstance(outcome, Outcome), where
@@ -50,17 +50,20 @@ def test_random_games_end(case: Any) -> None:
         assert msgspec.json.decode(encode(outcome), type=Outcome) == outcome, where
 
 
-def test_advised_actions_are_accepted(case: Any) -> None:
+def check_advised_actions_are_accepted(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
     """Every action legal_actions advises, for every pending seat, is accepted by a fork."""
-    game, players = case
     checked = 0
-    for seed in case_seeds(players, salt=2, count=8):
+    for seed in seeds:
         for moment in sampled(walk(game, players, seed), 0.3, seed):
             match = moment.match
             before = Snapshot.of(match)
             for seat, action in advised(match):
                 wire = decode_action(game, encode(action))
-                assert wire == action, f"{case.id}: advised {action!r} reads back as {wire!r}"
+                assert wire == action, (
+                    f"{game.id}-{players}p: advised {action!r} reads back as {wire!r}"
+                )
                 game.validate(game.clone(match.state), seat, action)
                 other = fork(match)
                 events = other.submit(seat, encode(action))
@@ -72,7 +75,9 @@ def test_advised_actions_are_accepted(case: Any) -> None:
                 game.validate(clone, seat, action)
                 assert all(isinstance(e, Event) for e in game.apply(clone, seat, action))
                 checked += 1
-            assert Snapshot.of(match) == before, f"{case.id}: trying advised actions changed it"
+            assert Snapshot.of(match) == before, (
+                f"{game.id}-{players}p: trying advised actions changed it"
+            )
     assert checked > 0
 
 
@@ -105,25 +110,27 @@ def _pure_answers(game: Any, players: int, state: Any) -> list[bytes]:
     return out
 
 
-def test_pure_methods_do_not_mutate(case: Any) -> None:
+def check_pure_methods_do_not_mutate(
+    game: Game[Any, Any], players: int, seeds: Sequence[int]
+) -> None:
     """Everything but apply and tick leaves the state alone and answers the same twice."""
-    game, players = case
-    for seed in case_seeds(players, salt=3, count=6):
+    for seed in seeds:
         for moment in sampled(walk(game, players, seed), 0.3, seed):
             state = moment.state
             before = encode_state(state)
 
             first = _pure_answers(game, players, state)
-            assert encode_state(state) == before, f"{case.id}: a pure method mutated the state"
+            assert encode_state(state) == before, (
+                f"{game.id}-{players}p: a pure method mutated the state"
+            )
             again = _pure_answers(game, players, state)
-            assert again == first, f"{case.id}: pure methods answered differently twice"
+            assert again == first, f"{game.id}-{players}p: pure methods answered differently twice"
 
 
-def test_clone_independence(case: Any) -> None:
+def check_clone_independence(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
     """Mutating a clone leaves the original alone, and the other way round."""
-    game, players = case
     checked = 0
-    for seed in case_seeds(players, salt=4, count=8):
+    for seed in seeds:
         kept: list[tuple[Any, bytes]] = []
         for moment in sampled(walk(game, players, seed), 0.3, seed):
             state = moment.state
@@ -133,23 +140,28 @@ def test_clone_independence(case: Any) -> None:
                 mutated, bystander = game.clone(state), game.clone(state)
                 game.validate(mutated, seat, action)
                 game.apply(mutated, seat, action)
-                assert encode_state(state) == original, f"{case.id}: applying to a clone leaked"
-                assert encode_state(bystander) == original, f"{case.id}: clones share data"
+                assert encode_state(state) == original, (
+                    f"{game.id}-{players}p: applying to a clone leaked"
+                )
+                assert encode_state(bystander) == original, (
+                    f"{game.id}-{players}p: clones share data"
+                )
                 checked += 1
             kept.append((game.clone(state), original))
         # The match has played on since each clone was taken: the clones must not have moved.
         for clone, encoded in kept:
-            assert encode_state(clone) == encoded, f"{case.id}: playing on changed an old clone"
+            assert encode_state(clone) == encoded, (
+                f"{game.id}-{players}p: playing on changed an old clone"
+            )
     assert checked > 0
 
 
-def test_determinism(case: Any) -> None:
+def check_determinism(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
     """The same seed and the same actions give the same record and final state."""
-    game, players = case
-    for seed in case_seeds(players, salt=5, count=5):
+    for seed in seeds:
         first = play(game, players, seed)
         second = play(game, players, seed)
-        where = f"{case.id} seed {seed}"
+        where = f"{game.id}-{players}p seed {seed}"
         assert encode_record(first.record) == encode_record(second.record), f"{where}: records"
         assert encode_state(first.state) == encode_state(second.state), f"{where}: states"
         # Resubmit only the players' actions and the clock: chance must fall the same way.
@@ -163,36 +175,41 @@ def test_determinism(case: Any) -> None:
         assert encode_state(again.state) == encode_state(first.state), f"{where}: resubmitted"
 
 
-def test_chance_nodes(case: Any) -> None:
+def check_chance_nodes(game: Game[Any, Any], players: int, seeds: Sequence[int]) -> None:
     """At chance nodes: outcomes with positive probabilities summing to 1, each valid for
     CHANCE; sample_chance draws one of them and, being pure, leaves the state alone."""
-    game, players = case
     impure: list[str] = []
-    for seed in case_seeds(players, salt=6, count=6):
+    for seed in seeds:
         for moment in walk(game, players, seed, auto_chance=False):
             match, state = moment.match, moment.state
             if not chance_pending(match):
-                assert game.chance_outcomes(state) == [], f"{case.id}: outcomes but no chance"
+                assert game.chance_outcomes(state) == [], (
+                    f"{game.id}-{players}p: outcomes but no chance"
+                )
                 refused_draw = False
                 try:
                     game.sample_chance(game.clone(state))
                 except IllegalAction:
                     refused_draw = True
-                assert refused_draw, f"{case.id}: sample_chance drew with no chance pending"
+                assert refused_draw, (
+                    f"{game.id}-{players}p: sample_chance drew with no chance pending"
+                )
                 continue
             outcomes = game.chance_outcomes(state)
-            assert outcomes, f"{case.id}: chance pending but no chance outcomes"
+            assert outcomes, f"{game.id}-{players}p: chance pending but no chance outcomes"
             assert all(p > 0 for _, p in outcomes), outcomes
             assert math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9), outcomes
             encoded = {encode(a) for a, _ in outcomes}
-            assert len(encoded) == len(outcomes), f"{case.id}: repeated chance outcomes"
+            assert len(encoded) == len(outcomes), f"{game.id}-{players}p: repeated chance outcomes"
             for action, _ in outcomes:
                 assert decode_action(game, encode(action)) == action
                 game.validate(game.clone(state), CHANCE, action)
             clone = game.clone(state)
             before = encode_state(clone)
             drawn = game.sample_chance(clone)
-            assert encode(drawn) in encoded, f"{case.id}: sampled {drawn!r} is no outcome"
+            assert encode(drawn) in encoded, (
+                f"{game.id}-{players}p: sampled {drawn!r} is no outcome"
+            )
             if encode_state(clone) != before:
                 impure.append(f"seed {seed} step {moment.step}")
-    assert not impure, f"{case.id}: sample_chance mutated the state at {impure[:3]}"
+    assert not impure, f"{game.id}-{players}p: sample_chance mutated the state at {impure[:3]}"
