@@ -523,6 +523,34 @@ class FibOff(Game[State, Action]):
         for s, answer in state.votes.items():
             if len(vote_choices(state, s)) > 1:  # a forced vote is no secret
                 found.append(Secret(f"seat {s}'s vote", f"vote:{answer}", only[s]))
+        return found + self._answer_secrets(state)
+
+    @staticmethod
+    def _answer_secrets(state: State) -> list[Secret]:
+        """Which answer is true, and who wrote each fake, until the reveal.
+
+        Listed only where a seat could not work it out: a writer with a single answer
+        besides their own knows that one is true; one fake or one writer says who wrote."""
+        open_ = [a for a in state.answers if a.id not in state.struck]
+        if len(open_) < 2:
+            return []
+        truth = next(a for a in state.answers if a.truth)
+        knows = {state.reader} | {
+            s for s in state.writers if sum(s not in a.authors for a in open_) == 1
+        }
+        found = [Secret("the real answer's id", f"truth:{truth.id}", frozenset(knows))]
+        writers = {s for a in state.answers for s in a.authors}
+        for fake in (a for a in state.answers if not a.truth):
+            knows = set(fake.authors)
+            for s in [None, *range(len(state.scores))]:
+                truth_fixed = s == state.reader or s in found[0].seats
+                if (fake in open_ and not truth_fixed) or len(writers - {s}) != 1:
+                    continue  # the fake could turn out true, or another could have written it
+                if s is None:
+                    break  # the table could work it out: no secret
+                knows.add(s)
+            else:
+                found.append(Secret(f"who wrote {fake.id}", f"by:{fake.authors}", frozenset(knows)))
         return found
 
     def resample_hidden(self, state: State, seat: Seat | None, seed: int) -> State:

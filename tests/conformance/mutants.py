@@ -180,6 +180,18 @@ class VotesKept(FibOff):
         return other
 
 
+class AnswersKept(FibOff):
+    """The sample keeps the real answers: which one is true, and who wrote each fake."""
+
+    def resample_hidden(self, state: State, seat: Seat | None, seed: int) -> State:
+        other = super().resample_hidden(state, seat, seed)
+        other.answers = self.clone(state).answers
+        if state.card is not None:
+            other.catalog = {**other.catalog, state.card: state.catalog[state.card]}
+            other.truth = state.truth
+        return other
+
+
 # --- the table --------------------------------------------------------------------------------
 
 
@@ -226,6 +238,7 @@ MUTANTS: tuple[Mutant, ...] = tuple(
         # five players: fewer forced votes, so a bot's choice can hinge on its sample
         ("fib-resample-from-truth", FibResampleFromTruth, 5, CANONICAL, (BOTS,)),
         ("votes-kept", VotesKept, 3, REDRAWS, ()),
+        ("answers-kept", AnswersKept, 3, REDRAWS, (CANONICAL,)),
     )
 )
 
