@@ -1,7 +1,7 @@
 // RoomPage's lobby: the players and their badges, the host's controls (bots, start), the room
 // code with its QR code, and the house rules. Mixed into RoomPage.prototype by room.js.
 
-import { append, el } from "./dom.js";
+import { append, el, showError } from "./dom.js";
 import { optionControls } from "./options-form.js";
 
 const BOTS = [
@@ -116,7 +116,39 @@ export const lobbyMethods = {
     });
     return el("details", { class: "card-panel options-box", open: amHost, testid: "options-form" },
       el("summary", {}, amHost ? "House rules (you can change them)" : "House rules"),
+      this.packsField(game, amHost),
       controls.fields,
       el("div", { class: "field check" }, family, el("label", { htmlFor: "option-family" }, "Family-friendly filter")));
+  },
+
+  // The card packs a game ships, as checkboxes: the host picks, everyone sees the choice.
+  packsField(game, amHost) {
+    const packs = game.packs || [];
+    if (!packs.length) return null;
+    const chosen = new Set(this.room.packs || packs.filter((p) => p.default).map((p) => p.id));
+    const boxes = packs.map((pack) => {
+      const id = `pack-${pack.id}`;
+      const box = el("input", {
+        id, type: "checkbox", testid: id, checked: chosen.has(pack.id), disabled: !amHost,
+        "aria-describedby": `${id}-about`,
+        on: { change: (e) => {
+          const next = new Set(chosen);
+          if (e.target.checked) next.add(pack.id); else next.delete(pack.id);
+          if (!next.size) { // a game is dealt from at least one pack
+            e.target.checked = true;
+            showError("Keep at least one pack of cards.", e.target, this.stage);
+            return;
+          }
+          const order = packs.map((p) => p.id).filter((p) => next.has(p));
+          if (!this.command({ type: "set-options", packs: order }, e.target)) e.target.checked = !e.target.checked;
+        } },
+      });
+      return el("div", { class: "field check pack" }, box,
+        el("label", { htmlFor: id }, pack.title),
+        el("span", { class: "hint block", id: `${id}-about` },
+          `${pack.cards} cards${pack.description ? ` · ${pack.description}` : ""}`));
+    });
+    return el("fieldset", { class: "packs", testid: "packs", "data-error-slot": "" },
+      el("legend", {}, amHost ? "Card packs (pick one or more)" : "Card packs"), ...boxes);
   },
 };
