@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from server.harness import LiveServer, running, settings_for
 
-from .flows import CHROMIUM_ARGS
+from .flows import CHROMIUM_ARGS, Opener, Watch, phone_context, table_context, watch
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = pytest.StashKey[str]()  # the browser found for this session
@@ -106,3 +106,19 @@ def browser(pytestconfig: pytest.Config) -> Iterator[Browser]:
 def base(server: LiveServer) -> str:
     """The server's address, for page.goto."""
     return server.http
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Opener]:
+    """open_page("phone" | "table"): a page in a context of its own, closed afterwards."""
+    contexts: list[BrowserContext] = []
+
+    def opener(kind: str) -> tuple[Page, Watch]:
+        context = phone_context(browser) if kind == "phone" else table_context(browser)
+        contexts.append(context)
+        page = context.new_page()
+        return page, watch(page)
+
+    yield opener
+    for context in contexts:
+        context.close()

@@ -180,3 +180,14 @@ def play(
         if not acted:
             pages[0].wait_for_timeout(30)
     return taps
+
+
+Opener = Callable[[str], tuple[Page, Watch]]  # open_page("phone" | "table")
+
+
+def no_trouble(*watches: Watch) -> None:
+    """No page threw, logged an error or opened a dialog (a 404 for a missing renderer
+    module is the browser's own log line, which ``watch`` leaves out)."""
+    for seen in watches:
+        assert seen.errors == [], seen.errors
+        assert seen.dialogs == [], seen.dialogs

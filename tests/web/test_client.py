@@ -3,50 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 
-import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from .flows import (
     PHONE_WIDTH,
-    Watch,
+    Opener,
     add_bot,
     create_room,
     join_room,
+    no_trouble,
     open_table,
-    phone_context,
     play,
     start,
-    table_context,
     tap,
-    watch,
 )
-
-Opener = Callable[[str], tuple[Page, Watch]]
-
-
-@pytest.fixture
-def open_page(browser: Browser) -> Iterator[Opener]:
-    """open_page("phone" | "table"): a page in a context of its own, closed afterwards."""
-    contexts: list[BrowserContext] = []
-
-    def opener(kind: str) -> tuple[Page, Watch]:
-        context = phone_context(browser) if kind == "phone" else table_context(browser)
-        contexts.append(context)
-        page = context.new_page()
-        return page, watch(page)
-
-    yield opener
-    for context in contexts:
-        context.close()
-
-
-def no_trouble(*watches: Watch) -> None:
-    """No page threw, logged an error or opened a dialog."""
-    for seen in watches:
-        assert seen.errors == [], seen.errors
-        assert seen.dialogs == [], seen.dialogs
 
 
 def winner_title(page: Page) -> str:

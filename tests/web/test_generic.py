@@ -13,51 +13,24 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
 from server.harness import LiveServer, running, settings_for
 
 from .fake import FakeRoom, open_fake, seats
 from .flows import (
     PHONE_WIDTH,
-    Watch,
+    Opener,
     add_bot,
     create_room,
     join_room,
+    no_trouble,
     open_table,
-    phone_context,
     start,
-    table_context,
-    watch,
 )
 
-Opener = Callable[[str], tuple[Page, Watch]]
 TITLE = "Fib-off (test fixture)"
 PLAYERS = seats("Ann", "Bob", "Bot 1", bots=(2,))
-
-
-@pytest.fixture
-def open_page(browser: Browser) -> Iterator[Opener]:
-    """open_page("phone" | "table"): a page in a context of its own, closed afterwards."""
-    contexts: list[BrowserContext] = []
-
-    def opener(kind: str) -> tuple[Page, Watch]:
-        context = phone_context(browser) if kind == "phone" else table_context(browser)
-        contexts.append(context)
-        page = context.new_page()
-        return page, watch(page)
-
-    yield opener
-    for context in contexts:
-        context.close()
-
-
-def no_trouble(*watches: Watch) -> None:
-    """No page threw, logged an error or opened a dialog (a 404 for the missing renderer
-    module is the browser's own log line, which ``watch`` leaves out)."""
-    for seen in watches:
-        assert seen.errors == [], seen.errors
-        assert seen.dialogs == [], seen.dialogs
 
 
 def wait_for(page: Page, ready: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
