@@ -154,9 +154,13 @@ class Match(Generic[S, A]):
 
     def check_text(self, seat: Seat, action: object) -> str | None:
         """The text an action types for the seat's Write prompt, checked (None: no text)."""
-        prompt = self.game.prompt(self.state, seat)
         raw = action if isinstance(action, dict) else msgspec.to_builtins(action)
-        return check_text(prompt, raw) if isinstance(raw, dict) else None
+        texts = isinstance(raw, dict) and any(
+            isinstance(v, str) for k, v in raw.items() if k != "type"
+        )
+        if not texts:
+            return None  # nothing typed in it (the tag aside): no prompt built on the hot path
+        return check_text(self.game.prompt(self.state, seat), raw)
 
     def tick(self, now: int) -> list[Event]:
         """Let the driver's clock reach ``now``; recorded only once a deadline has passed."""
