@@ -14,6 +14,7 @@ believe; then all is revealed and scored.
 from __future__ import annotations
 
 import enum
+import hashlib
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -43,15 +44,19 @@ MAX_BLUFF: Final = 80
 TRUTH_WRITTEN: Final = 2  # points for writing the real answer as one's fake
 HIDDEN_BLUFF: Final = "(a bluff)"
 IDEAS: Final = ("a well-kept secret", "more than you would think", "nobody agrees on it")
+PACKS: Final = Path(__file__).resolve().parent / "packs"
 
 
 def ideas(state: State, seat: Seat) -> list[str]:
-    """Suggested fakes, marked with seat and round so that no two rounds share one (the
-    leak checks look for a fake's text, and last round's answers are public)."""
-    return [f"{idea} (seat {seat}, round {state.round + 1})" for idea in IDEAS]
+    """Suggested fakes, each marked so that no two seats or rounds share one (the leak
+    checks look for a fake's text, and last round's answers are public).
 
-
-PACKS: Final = Path(__file__).resolve().parent / "packs"
+    The mark is drawn from the seat's own hand and the round: nobody else can work out
+    whose suggestion a fake on the table was (a mark naming the seat would undo the
+    answers' anonymity)."""
+    salt = "|".join([*state.hands[seat], str(state.round), str(seat)])
+    mark = hashlib.sha256(salt.encode()).hexdigest()[:5]
+    return [f"{idea} ({mark}{k})" for k, idea in enumerate(IDEAS)]
 
 
 class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -156,7 +156,10 @@ def test_simulate_tables_and_errors() -> None:
 
 
 FIB = "fib-off"
-QUICK_TIMERS = {"dispute_ms": 1_500, "write_ms": 2_500}  # shorter than a few bots' thinking
+QUICK_TIMERS = {
+    "dispute_ms": 800,
+    "write_ms": 2_500,
+}  # the dispute window: shorter than a bot thinks
 LINEUP = ["bot:random", "bot:greedy", "bot:search"]
 
 

@@ -33,7 +33,7 @@ def fib_match(**options: int) -> Match[Any, Any]:
 
 
 def test_a_deadline_passing_while_bots_think_is_ticked_though_seats_could_act() -> None:
-    match = fib_match(dispute_ms=1_500, write_ms=2_500)
+    match = fib_match(dispute_ms=800, write_ms=2_500)  # a bot thinks for 1 s
     bots = {s: make_bot("random", s) for s in range(4)}
     driver = Driver(match, bots, VirtualClock(), think_ms=1_000)
     ticked_while_pending = 0
@@ -60,12 +60,13 @@ def test_bots_decide_from_a_sample_of_their_seat_never_from_the_true_state() -> 
     driver = Driver(match, {s: spy for s in range(4)}, VirtualClock(), seed=8)
     for _ in range(12):
         before = match.state
-        seat = driver.bot_seats()[0]
+        pending = driver.bot_seats()
         true_hands = [h[:] for h in before.hands]
-        view = msgspec.json.encode(FIB_OFF.view(before, seat))
+        views = {s: msgspec.json.encode(FIB_OFF.view(before, s)) for s in pending}
         driver.step()
-        got_seat, got = spy.seen[-1]
-        assert got_seat == seat
+        seat, got = spy.seen[-1]
+        assert seat in pending
+        view = views[seat]
         assert got is not before
         assert msgspec.json.encode(FIB_OFF.view(got, seat)) == view
         others = [s for s in range(4) if s != seat]
@@ -116,3 +117,52 @@ def test_wait_ms_counts_down_to_the_deadline_on_the_driver_s_clock() -> None:
     assert driver.due()
     assert [e.kind for e in driver.tick_if_due()] == ["timeout", "write"]
     assert match.state.phase is Phase.WRITE
+
+
+class SlowClock:
+    """A wall-like clock that a slow bot moves on while it thinks."""
+
+    def __init__(self) -> None:
+        self.time = 0
+
+    def now(self) -> int:
+        return self.time
+
+
+class Dawdler(Spy):
+    """Thinks for 5 s of the clock's time before it answers."""
+
+    def __init__(self, clock: SlowClock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def choose(
+        self, game: Game[Any, Any], state: Any, seat: Seat, *, budget: float | None = None
+    ) -> Any:
+        self.clock.time += 5_000
+        return super().choose(game, state, seat, budget=budget)
+
+
+def test_a_bot_that_thinks_past_a_deadline_finds_the_tick_applied_first() -> None:
+    match = fib_match(dispute_ms=1_000)
+    reader = match.state.reader
+    match.submit(reader, match.legal_actions(reader)[0])
+    clock = SlowClock()
+    driver = Driver(match, {s: Dawdler(clock) for s in range(4)}, clock)
+    events = driver.step()
+    assert events is not None and events[0].kind == "timeout"
+    assert match.record.entries[-1].seat == CLOCK  # no late dispute slipped in before it
+    assert match.state.disputer is None
+
+
+def test_who_moves_first_among_bots_asked_at_once_is_drawn_not_the_lowest_seat() -> None:
+    winners = set()
+    for seed in range(10):
+        match = fib_match()
+        reader = match.state.reader
+        match.submit(reader, match.legal_actions(reader)[0])
+        disputers = {s: make_bot("random", s) for s in range(4) if s != reader}
+        driver = Driver(match, disputers, VirtualClock(), seed=seed, think_ms=100)
+        driver.step()
+        winners.add(match.record.entries[-1].seat)
+    assert len(winners) > 1 and reader not in winners

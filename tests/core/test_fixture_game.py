@@ -511,3 +511,15 @@ def test_clone_is_independent_and_facts_are_json_ready() -> None:
     assert msgspec.json.decode(msgspec.json.encode(facts)) == facts
     assert facts["phase"] == "write"
     assert facts["disputer"] == 2
+
+
+def test_suggested_fakes_are_unique_and_do_not_name_their_seat() -> None:
+    match = start(4)
+    claim(match, 3)
+    to_write(match)
+    suggestions = {seat: match.prompt(seat).examples for seat in (1, 2, 3)}  # type: ignore[union-attr]
+    texts = [t for ideas in suggestions.values() for t in ideas]
+    assert len(set(texts)) == len(texts)  # no two seats share one
+    assert not any("seat" in t for t in texts)  # the mark comes from the seat's hidden hand
+    again = FIB_OFF.resample_hidden(match.state, None, 5)  # the others' hands redrawn
+    assert FIB_OFF.prompt(again, 2).examples != suggestions[2]  # type: ignore[attr-defined]

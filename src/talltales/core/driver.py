@@ -9,6 +9,7 @@ a real table, virtual time where nobody waits.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
@@ -22,6 +23,7 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 BOT_THINK_MS = 1_000  # virtual time a bot's decision takes, so timers run in simulations
+ORDER_SALT = 0x0DE5  # the draw of who moves first among bots asked at once
 
 
 class Clock(Protocol):
@@ -89,6 +91,8 @@ class Driver(Generic[S, A]):
         self.budget = budget  # seconds a bot may think at a real table
         self.samplers: dict[Seat, Rng] = {}
         self.seed = seed
+        self.since: dict[Seat, int] = {}  # when each pending seat was first asked
+        self.order = Rng(seed ^ ORDER_SALT)
 
     def bot(self, seat: Seat) -> Chooser | None:
         """The bot playing ``seat`` now, if any."""
@@ -116,10 +120,19 @@ class Driver(Generic[S, A]):
         """Pending seats a bot plays, in seat order."""
         return [s for s in sorted(self.match.pending()) if self.bot(s) is not None]
 
+    def _note_pending(self) -> None:
+        """Remember when each pending seat was first asked (its thinking starts then)."""
+        pending = self.match.pending()
+        now = self.clock.now()
+        self.since = {s: self.since.get(s, now) for s in pending}
+
     def observe(self, seat: Seat) -> S:
         """What a bot at ``seat`` decides from: the state with everything the seat cannot
         see drawn afresh (determinisation), never the true state."""
-        sampler = self.samplers.setdefault(seat, Rng(self.seed * 1_000_003 + seat))
+        sampler = self.samplers.get(seat)
+        if sampler is None:  # one-way from the driver's seed: a bot cannot work back to it
+            digest = hashlib.sha256(f"talltales-sampler:{self.seed}:{seat}".encode()).digest()
+            sampler = self.samplers[seat] = Rng(int.from_bytes(digest[:8], "big"))
         sample_seed = sampler.below(1 << 62)
         return self.match.game.resample_hidden(self.match.state, seat, sample_seed)
 
@@ -131,12 +144,17 @@ class Driver(Generic[S, A]):
         return bot.choose(self.match.game, self.observe(seat), seat, budget=self.budget)
 
     def bot_move(self, seat: Seat) -> list[Event]:
-        """Let the seat's bot decide and act; on virtual time its thinking takes time."""
+        """Let the seat's bot decide and act, unless a deadline passed while it thought.
+
+        On virtual time a decision takes ``think_ms`` from when the seat was first asked,
+        so bots asked at once think at once (no seat is slowed by its neighbours')."""
+        self._note_pending()
         action = self.decide(seat)
         if self.think_ms and isinstance(self.clock, VirtualClock):
-            self.clock.advance_to(self.clock.now() + self.think_ms)
-            if self.due():  # the timer ran out while the bot thought
-                return self.tick_if_due()
+            self.clock.advance_to(self.since.get(seat, self.clock.now()) + self.think_ms)
+        if self.due():  # the timer ran out while the bot thought: the tick comes first
+            return self.tick_if_due()
+        self.since.pop(seat, None)
         return self.match.submit(seat, action, self.clock.now())
 
     # --- stepping ------------------------------------------------------------------------
@@ -149,9 +167,14 @@ class Driver(Generic[S, A]):
         if self.due():
             return self.tick_if_due()
         seats = self.bot_seats()
-        if seats:
-            return self.bot_move(seats[0])
-        return None
+        if not seats:
+            return None
+        self._note_pending()
+        # who moves first among bots asked at once is drawn, never the lowest seat: a race
+        # or a closing window must not favour a seat by its number
+        first = min(self.since.get(s, 0) for s in seats)
+        ready = [s for s in seats if self.since.get(s, 0) == first]
+        return self.bot_move(ready[self.order.below(len(ready))] if len(ready) > 1 else ready[0])
 
     def run(self, limit: int = 100_000) -> None:
         """Play a game with no people to the end (virtual time jumps to each deadline)."""
