@@ -330,3 +330,16 @@ def test_scenario_missing_or_malformed(tmp_path: Path, content: str | None) -> N
     assert "FAIL" in result.stdout
     assert "s.toml" in result.stdout
     assert "Traceback" not in result.output
+
+
+def test_games_lists_what_loads_and_says_which_plugin_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from talltales.core import registry
+
+    problem = registry.GamePluginError("entry point bad = 'nowhere:GAME' cannot be loaded")
+    monkeypatch.setattr(registry, "_BROKEN", {"bad": problem})
+    result = CliRunner().invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert "would-you-believe-it" in result.stdout
+    assert "Not loaded: entry point bad" in result.output

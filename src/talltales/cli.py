@@ -23,7 +23,7 @@ from talltales.core.game import CHANCE, CLOCK
 from talltales.core.match import Match, decode_action, replay_states
 from talltales.core.packs import choose_packs, find_pack, pack_infos
 from talltales.core.record import Entry, decode_record, encode_record
-from talltales.core.registry import games, get_game
+from talltales.core.registry import broken, games, get_game
 from talltales.core.scenario import run_scenario_file
 from talltales.server.command import serve
 from talltales.terminal.play import Abandoned, TerminalGame, parse_players
@@ -117,6 +117,8 @@ def list_games() -> None:
         players = f"{game.min_players}-{game.max_players}"
         table.add_row(game.id, game.title, players, game.summary)
     stdout().print(table)
+    for problem in broken():  # an installed plugin that gives no game: say why, go on
+        Console(stderr=True).print(Text(f"Not loaded: {problem.reason}", style="yellow"))
 
 
 @app.command()

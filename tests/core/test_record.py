@@ -164,3 +164,12 @@ def test_a_missing_pack_is_refused_by_name() -> None:
     gone = msgspec.structs.replace(record, content=[PackRef("lost-pack", "0" * 64)])
     with pytest.raises(RecordError, match='pack "lost-pack", which is not here'):
         replay(FIB_OFF, gone)
+
+
+def test_a_record_with_a_text_over_the_limit_does_not_replay() -> None:
+    record = played(7).record
+    entries = list(record.entries)
+    at = next(i for i, e in enumerate(entries) if e.action.get("type") == "bluff")
+    entries[at] = Entry(entries[at].seat, {"type": "bluff", "text": "x" * 500}, entries[at].time)
+    with pytest.raises(RecordError, match=r"entry \d+ .*at most 80 characters"):
+        replay(FIB_OFF, msgspec.structs.replace(record, entries=entries))

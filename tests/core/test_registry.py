@@ -9,7 +9,15 @@ from fixture_game import FIB_OFF, FibOff
 
 from talltales.core import registry
 from talltales.core.errors import OptionsError
-from talltales.core.registry import GROUP, GamePluginError, games, get_game, register, unregister
+from talltales.core.registry import (
+    GROUP,
+    GamePluginError,
+    broken,
+    games,
+    get_game,
+    register,
+    unregister,
+)
 from talltales.games.would_you_believe_it import GAME as WYBI
 
 
@@ -55,6 +63,15 @@ ANOTHER_FIB_OFF = FibOff()  # a second game with the id 'fib-off'
 NOT_A_GAME = ("fib", "off")
 
 
+class Fine(FibOff):
+    """A well-made plugin game beside a broken one."""
+
+    id = "fine"
+
+
+FINE = Fine()
+
+
 def fresh_registry(monkeypatch: pytest.MonkeyPatch, *points: EntryPoint) -> list[str]:
     """An empty registry that has not read its entry points, which are ``points``; returns
     the groups it asks for."""
@@ -65,6 +82,7 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch, *points: EntryPoint) -> list
         return points
 
     monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_BROKEN", {})
     monkeypatch.setattr(registry, "_loaded", False)
     monkeypatch.setattr(registry, "entry_points", entry_points)
     return asked
@@ -129,13 +147,15 @@ def test_without_entry_points_there_are_no_games(monkeypatch: pytest.MonkeyPatch
 def test_a_bad_entry_point_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch, point: EntryPoint, problem: str
 ) -> None:
-    fresh_registry(monkeypatch, point)
+    fresh_registry(monkeypatch, point, EntryPoint("fine", f"{__name__}:FINE", GROUP))
     with pytest.raises(GamePluginError) as caught:
-        get_game("fib-off")
+        get_game(point.name)
     assert problem in caught.value.reason
     assert caught.value.code == "game-plugin"
     with pytest.raises(GamePluginError):
-        games()  # still refused: a broken plugin is not forgotten after the first error
+        get_game(point.name)  # still refused: a broken plugin is not forgotten
+    assert [g.id for g in games()] == ["fine"]  # and it takes no other game down with it
+    assert [e.reason for e in broken()] == [caught.value.reason]
 
 
 def test_two_installed_games_with_one_id_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,7 +165,8 @@ def test_two_installed_games_with_one_id_are_refused(monkeypatch: pytest.MonkeyP
         EntryPoint("fib-off", f"{__name__}:ANOTHER_FIB_OFF", GROUP),
     )
     with pytest.raises(GamePluginError, match="two installed games have the id 'fib-off'"):
-        games()
+        get_game("fib-off")
+    assert games() == []
 
 
 def test_a_fixture_may_not_take_an_installed_games_id(monkeypatch: pytest.MonkeyPatch) -> None:

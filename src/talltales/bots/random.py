@@ -24,7 +24,8 @@ class RandomBot:
         self, game: Game[Any, Any], state: Any, seat: Seat, *, budget: float | None = None
     ) -> Any:
         """A uniformly random legal action; asked to write, a text of its own now and then."""
-        prompt = game.prompt(state, seat)
-        if isinstance(prompt, Write) and self.rng.random() < WRITE_OWN:
-            return prompt.fill(compose_text(prompt, self.rng))
+        if type(game).prompt is not Game.prompt:  # the default prompt never asks to write
+            prompt = game.prompt(state, seat)
+            if isinstance(prompt, Write) and self.rng.random() < WRITE_OWN:
+                return prompt.fill(compose_text(prompt, self.rng))
         return self.rng.choice(game.legal_actions(state, seat))

@@ -154,13 +154,7 @@ class Match(Generic[S, A]):
 
     def check_text(self, seat: Seat, action: object) -> str | None:
         """The text an action types for the seat's Write prompt, checked (None: no text)."""
-        raw = action if isinstance(action, dict) else msgspec.to_builtins(action)
-        texts = isinstance(raw, dict) and any(
-            isinstance(v, str) for k, v in raw.items() if k != "type"
-        )
-        if not texts:
-            return None  # nothing typed in it (the tag aside): no prompt built on the hot path
-        return check_text(self.game.prompt(self.state, seat), raw)
+        return typed_text(self.game, self.state, seat, action)
 
     def tick(self, now: int) -> list[Event]:
         """Let the driver's clock reach ``now``; recorded only once a deadline has passed."""
@@ -198,6 +192,16 @@ class Match(Generic[S, A]):
         self.version += 1
 
 
+def typed_text(game: Game[S, A], state: S, seat: Seat, action: object) -> str | None:
+    """Check the text ``action`` types for ``seat``'s Write prompt: not empty, not over
+    the limit (None: the action types nothing). Live play and replays check alike."""
+    raw = action if isinstance(action, dict) else msgspec.to_builtins(action)
+    texts = isinstance(raw, dict) and any(isinstance(v, str) for k, v in raw.items() if k != "type")
+    if not texts:
+        return None  # nothing typed in it (the tag aside): no prompt built on the hot path
+    return check_text(game.prompt(state, seat), raw)
+
+
 def replay_entry(game: Game[S, A], state: S, entry: Entry, number: int) -> None:
     """Apply one recorded entry (a tick, or an action checked again); RecordError if it no
     longer replays."""
@@ -206,6 +210,8 @@ def replay_entry(game: Game[S, A], state: S, entry: Entry, number: int) -> None:
             game.tick(state, msgspec.convert(entry.action, Tick).now)
         else:
             action = decode_action(game, entry.action)
+            if entry.seat >= 0:
+                typed_text(game, state, entry.seat, action)
             game.validate(state, entry.seat, action)
             game.apply(state, entry.seat, action, entry.time)
     except (TallTalesError, msgspec.ValidationError) as exc:

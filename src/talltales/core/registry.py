@@ -20,6 +20,7 @@ from talltales.core.game import Game
 GROUP = "talltales.games"
 
 _GAMES: dict[str, Game[Any, Any]] = {}
+_BROKEN: dict[str, GamePluginError] = {}  # entry point name -> why it gives no game
 _loaded = False  # the entry points are read once, on first use
 
 
@@ -38,14 +39,22 @@ def unregister(game_id: str) -> None:
 
 
 def games() -> list[Game[Any, Any]]:
-    """Every registered game, by id."""
+    """Every registered game, by id (a broken plugin is left out: see ``broken``)."""
     _load_entry_points()
     return [_GAMES[k] for k in sorted(_GAMES)]
+
+
+def broken() -> list[GamePluginError]:
+    """Why each installed entry point that gives no usable game gives none."""
+    _load_entry_points()
+    return [_BROKEN[k] for k in sorted(_BROKEN)]
 
 
 def get_game(game_id: str) -> Game[Any, Any]:
     """The game with this id, or a clear error listing the ones there are."""
     _load_entry_points()
+    if game_id in _BROKEN and game_id not in _GAMES:
+        raise _BROKEN[game_id]
     try:
         return _GAMES[game_id]
     except KeyError:
@@ -84,15 +93,23 @@ def _load_entry_points() -> None:
     global _loaded
     if _loaded:
         return
+    # One broken plugin must not take the others down: it is set aside with its reason.
     found: dict[str, tuple[Game[Any, Any], EntryPoint]] = {}
     for point in entry_points(group=GROUP):
-        game = load_game(point)
+        try:
+            game = load_game(point)
+        except GamePluginError as exc:
+            _BROKEN[point.name] = exc
+            continue
         if game.id in found and found[game.id][0] is not game:
-            raise GamePluginError(
+            _BROKEN[game.id] = GamePluginError(
                 f"two installed games have the id {game.id!r}: "
                 f"{_describe(found[game.id][1])} and {_describe(point)}"
             )
+            continue
         found[game.id] = (game, point)
+    for game_id in _BROKEN:
+        found.pop(game_id, None)
     # set before registering, since register() itself asks for the entry points
     _loaded = True
     for game, _ in found.values():
