@@ -255,9 +255,10 @@ class WouldYouBelieveIt(Game[State, Action]):
     def _throw(self, before: int) -> tuple[int, int]:
         """(generator state after, face index) of one throw; the last one is remembered,
         since drawing a die and applying it compute the same throw."""
-        if self._last_throw[0] != before:
-            self._last_throw = (before, rng.below(before, 6))
-        return self._last_throw[1]
+        last = self._last_throw  # read once: bots in other threads share this game object
+        if last[0] != before:
+            last = self._last_throw = (before, rng.below(before, 6))
+        return last[1]
 
     # --- views -----------------------------------------------------------------------------
     def view(self, state: State, seat: Seat | None) -> msgspec.Struct:
