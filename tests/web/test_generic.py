@@ -7,6 +7,7 @@ plays the fixture game fib-off to the end on the real server, phones and a bot a
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -580,3 +581,46 @@ def test_a_half_written_answer_survives_another_seats_move_and_a_reconnect(
     expect(ann.locator("[data-testid=prompt][data-kind=verdict]")).to_be_visible()
     expect(ann.locator("[data-testid=prompt]")).to_contain_text("Three, unless it is Tuesday")
     no_trouble(ann_seen, bob_seen, cy_seen)
+
+
+def test_the_fixture_game_s_timers_run_out_in_the_browser_while_a_phone_waits(
+    fib_off: None, base: str, open_page: Opener
+) -> None:
+    """Short windows, set in the lobby: Bob lets the dispute and the writing run out."""
+    table, table_seen = open_page("table")
+    ann, ann_seen = open_page("phone")
+    bob, bob_seen = open_page("phone")
+    code = create_room(ann, base, "Ann", game="fib-off")
+    join_room(bob, base, code, "Bob")
+    open_table(table, base, code)
+    for key, value in (("rounds", "1"), ("dispute_ms", "1500"), ("write_ms", "2500")):
+        ann.get_by_test_id(f"option-{key}").fill(value)
+        ann.get_by_test_id(f"option-{key}").press("Tab")  # a number is sent once it is left
+        expect(bob.get_by_test_id(f"option-{key}")).to_have_value(value)
+    add_bot(ann, 2)
+    start(ann)
+
+    log = table.get_by_test_id("event-log")
+    tapped: dict[str, list[str]] = {"Ann": [], "Bob": []}
+    saw_countdown = False
+    deadline = time.monotonic() + 60
+    turn = 0
+    while table.get_by_test_id("winner").count() == 0:
+        assert time.monotonic() < deadline, f"the game did not end: {tapped}"
+        turn += 1
+        take_prompt(ann, "Ann", turn, tapped["Ann"])
+        kind = (
+            bob.get_by_test_id("prompt").get_attribute("data-kind", timeout=200)
+            if (bob.get_by_test_id("prompt").count())
+            else None
+        )
+        if kind == "write":
+            saw_countdown = saw_countdown or bob.get_by_test_id("countdown").is_visible()
+        if kind == "vote":  # Bob answers only the vote: the other windows run out on him
+            take_prompt(bob, "Bob", turn, tapped["Bob"])
+        ann.wait_for_timeout(100)
+
+    expect(log).to_contain_text(re.compile("time to stop writing", re.IGNORECASE))
+    assert saw_countdown
+    assert tapped["Bob"] == ["vote"]
+    no_trouble(table_seen, ann_seen, bob_seen)
