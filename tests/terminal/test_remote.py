@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from talltales.cli import app
 from talltales.terminal.remote import RemoteGame, describe, endpoint
+from talltales.terminal.render import plain, scrubbed
 
 GAME = "would-you-believe-it"
 ENOUGH = "1\n" * 400  # more choices than any three-player game needs
@@ -326,3 +327,28 @@ def test_without_a_prompt_the_legal_actions_are_offered() -> None:
     assert socket.sent[0]["action"] == {"type": "roll"}
     assert "1. roll the die" in out.getvalue()
     assert "'x' is not a number" in out.getvalue()
+
+
+def test_what_others_typed_is_printed_as_plain_text(tmp_path: Path) -> None:
+    """A name is never Rich markup, and escape sequences never reach the terminal."""
+    with running(settings_for(tmp_path)) as server:
+        host = create_room(server, GAME, "[blink]Ann[/]")
+        proc = spawn_join(server, host["room"], tmp_path, ENOUGH)
+        asyncio.run(host_game(server, host))
+        code, output = finish(proc, tmp_path)
+    assert code == 0, output
+    lobby_rows = [line for line in output.splitlines() if "host" in line and "│" in line]
+    assert lobby_rows and all("[blink]Ann[/]" in row for row in lobby_rows)  # not markup
+
+
+def test_escape_sequences_and_invisible_characters_are_removed_from_messages() -> None:
+    hostile = {
+        "type": "room",
+        "seats": [{"name": "Eve\x1b]0;pwned\x07\x1b[2J\u202e\u200b", "seat": 0}],
+        "events": [{"text": "line\none\ttab"}],
+    }
+    clean = scrubbed(hostile)
+    assert clean["seats"][0]["name"] == "Eve]0;pwned[2J"  # no ESC, BEL, bidi or zero-width
+    assert clean["events"][0]["text"] == "line one tab"
+    assert plain("Ann") == "Ann"
+    assert plain("Zoë 😀") == "Zoë 😀"

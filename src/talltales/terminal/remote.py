@@ -41,6 +41,7 @@ from talltales.terminal.render import (
     event_text,
     ranking_table,
     render_view,
+    scrubbed,
     seat_letter,
     seat_text,
 )
@@ -223,7 +224,7 @@ class RemoteGame:
                     continue
                 raw = socket.recv()
             try:
-                message = msgspec.json.decode(raw)
+                message = scrubbed(msgspec.json.decode(raw))  # names and texts: plain only
             except msgspec.DecodeError:
                 continue  # not a message of this protocol
             if isinstance(message, dict):
@@ -292,7 +293,8 @@ class RemoteGame:
             notes += ["host"] if seat.get("host") else []
             notes += ["you"] if seat["seat"] == self.seat else []
             here = "yes" if seat.get("connected") else "no"
-            table.add_row(seat_letter(seat["seat"]), seat["name"], ", ".join(notes), here)
+            name = Text(str(seat["name"]))  # a Text, never markup: "[red]" is a name too
+            table.add_row(seat_letter(seat["seat"]), name, ", ".join(notes), here)
         return table
 
     def show_state(self, state: dict[str, Any]) -> Outcome | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -81,6 +82,30 @@ def generic_view(view: msgspec.Struct | dict[str, Any]) -> RenderableType:
 def seat_letter(seat: int) -> str:
     """Seats are lettered A, B, C... on the board."""
     return chr(ord("A") + seat) if 0 <= seat < 26 else str(seat)
+
+
+_HIDDEN = frozenset({"Cc", "Cf", "Co", "Cs"})  # controls, format (bidi, zero-width), private
+
+
+def plain(text: str) -> str:
+    """Text another person typed, safe for a terminal: escape sequences, control and
+    format characters (bidi overrides, zero-width) removed, whitespace made spaces."""
+    return "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch.isspace() or unicodedata.category(ch) not in _HIDDEN
+    )
+
+
+def scrubbed(value: Any) -> Any:
+    """A server message with every string in it made ``plain`` (keys included)."""
+    if isinstance(value, str):
+        return plain(value)
+    if isinstance(value, list):
+        return [scrubbed(v) for v in value]
+    if isinstance(value, dict):
+        return {plain(k) if isinstance(k, str) else k: scrubbed(v) for k, v in value.items()}
+    return value
 
 
 def seat_style(seat: int) -> str:
