@@ -1,23 +1,25 @@
 """Does a slow bot hold up other rooms? A busy room's round trips, with and without one.
 
 Run with ``uv run python bench/slow_bot.py [--seconds 10] [--rooms 4] [--slow-rooms 1]
-[--budget 1.0] [--interval 0.02] [--on-loop]``.
+[--budget 1.0] [--interval 0.02] [--workers 2]``.
 
 For each phase a fresh real server runs as a subprocess (this script in ``--serve`` mode,
 SQLite in a temporary directory, no bot pacing). In it every bot thinks for its whole time
 budget, and then takes its first legal move:
 
-* ``sleep``: the bot waits out its budget (like a bot waiting on I/O; the GIL is free);
-* ``busy``: the bot spins for its budget (CPU-bound Python: it holds the GIL, which the
-  interpreter hands back and forth every few milliseconds).
+* ``sleep``: the bot waits out its budget (like a bot waiting on I/O; it holds no CPU);
+* ``busy``: the bot spins for its budget (CPU-bound Python, like a search: in a thread of
+  the server's process it holds the GIL, which the interpreter hands back and forth every
+  few milliseconds; in a worker process it holds nothing the server needs).
 
 Busy rooms (``--rooms``) of two WebSocket clients play Would You Believe It!, each room at
 one action per ``--interval`` seconds: the round trip of an action is from its send until
 its ``ack`` (which follows the new state to both clients). Slow rooms (``--slow-rooms``)
 seat a client and a bot; the client answers at once, so a bot is thinking nearly all the
-time. Phases: no slow room (the baseline), sleeping bots, spinning bots, and with
-``--on-loop`` spinning bots called on the event loop itself, as the server did before bots
-moved to worker threads. Nothing here asserts a timing: it prints the figures.
+time. Phases: no slow room (the baseline), sleeping bots in worker processes, spinning bots
+in worker threads (``bot_pool = "thread"``), spinning bots in worker processes (the
+default); ``--workers`` bots think at once either way. Nothing here asserts a timing: it
+prints the figures.
 """
 
 from __future__ import annotations
@@ -64,26 +66,23 @@ class SlowBot:
 
 
 def serve(args: argparse.Namespace) -> None:
-    """The real server, every bot of which is a SlowBot."""
-    from talltales.server import autoplay
+    """The real server, every bot of which is a SlowBot (forked workers inherit it)."""
+    from talltales.server import thinking
     from talltales.server.run import serve as run_server
     from talltales.server.settings import Settings
 
-    autoplay.make_bot = lambda spec, seed=0: SlowBot(args.bot)
-    if args.switch:  # how often a thread holding the GIL must hand it over (default 5 ms)
-        sys.setswitchinterval(args.switch / 1000)
-    if args.on_loop:
+    def slow_bot(spec: str, seed: int) -> Any:
+        return SlowBot(args.bot)
 
-        async def think_on_loop(self: Any, bot: Any, game: Any, sample: Any, seat: int) -> Any:
-            return bot.choose(game, sample, seat, budget=self.hub.settings.bot_budget)
-
-        autoplay.Autoplay._think = think_on_loop
+    thinking.make_bot = slow_bot
     run_server(
         Settings(
             port=args.port,
             database=args.database,
             bot_delay=0.0,
             bot_budget=args.budget,
+            bot_pool=args.pool,
+            bot_workers=args.workers,
             message_rate=10_000.0,
             message_burst=10_000,
             rooms_per_minute=100_000,
@@ -113,14 +112,11 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 class Server:
     """This script in --serve mode, on a free port, stopped when the phase ends."""
 
-    def __init__(
-        self, bot: str, args: argparse.Namespace, tmp: Path, on_loop: bool, switch: float
-    ) -> None:
+    def __init__(self, bot: str, pool: str, args: argparse.Namespace, tmp: Path) -> None:
         self.port = free_port()
         argv = [sys.executable, __file__, "--serve", "--port", str(self.port)]
         argv += ["--database", str(tmp / f"{self.port}.sqlite3"), "--bot", bot]
-        argv += ["--budget", str(args.budget), "--switch", str(switch)]
-        argv += ["--on-loop"] if on_loop else []
+        argv += ["--budget", str(args.budget), "--pool", pool, "--workers", str(args.workers)]
         self.log = (tmp / f"{self.port}.log").open("wb")
         self.process = subprocess.Popen(argv, cwd=ROOT, stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 30
@@ -141,10 +137,8 @@ class Server:
         return made["room"], tokens
 
     def cpu(self) -> float:
-        """CPU seconds the server process has used (all threads), from /proc."""
-        with open(f"/proc/{self.process.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU seconds the server and its bots' worker processes have used, from /proc."""
+        return sum(cpu_of(pid) for pid in [self.process.pid, *children(self.process.pid)])
 
     def stop(self) -> None:
         self.process.terminate()
@@ -211,7 +205,28 @@ class Table:
         if self.running:
             self.sent[client_id] = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "client_id": client_id, "action": action}))
-        self.acting.discard(asyncio.current_task())  # type: ignore[arg-type]
+        self.acting.discard(asyncio.current_task())
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds a process has used (all its threads); 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's bot workers)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+    return found
 
 
 def machine_busy() -> float:
@@ -261,25 +276,21 @@ async def phase(server: Server, args: argparse.Namespace, slow_rooms: int) -> di
 def run(args: argparse.Namespace) -> None:
     """Every phase on a fresh server; a table of the figures."""
     phases = [
-        ("no slow room", "sleep", 0, False, 0.0),
-        ("sleeping bots", "sleep", args.slow_rooms, False, 0.0),
-        ("spinning bots", "busy", args.slow_rooms, False, 0.0),
+        ("no slow room", "sleep", "process", 0),
+        ("sleeping, processes", "sleep", "process", args.slow_rooms),
+        ("spinning, threads", "busy", "thread", args.slow_rooms),
+        ("spinning, processes", "busy", "process", args.slow_rooms),
     ]
-    if args.switch_interval:
-        name = f"spinning, switch {args.switch_interval:g} ms"
-        phases.append((name, "busy", args.slow_rooms, False, args.switch_interval))
-    if args.on_loop:
-        phases.append(("spinning, on the loop", "busy", args.slow_rooms, True, 0.0))
     print(
         f"{args.rooms} busy rooms of 2 clients, one action per {args.interval * 1000:g} ms each; "
-        f"{args.slow_rooms} slow room(s) with a bot of budget {args.budget:g} s; "
-        f"{args.seconds:g} s per phase"
+        f"{args.slow_rooms} slow room(s) with a bot of budget {args.budget:g} s, "
+        f"{args.workers} thinking at once; {args.seconds:g} s per phase"
     )
     header = f"{'phase':<24}{'actions':>9}{'per s':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
     print(header + f"{'slow-room versions':>20}{'other CPU':>11}")
     with tempfile.TemporaryDirectory(prefix="talltales-slow-bot-") as tmp:
-        for name, bot, slow_rooms, on_loop, switch in phases:
-            server = Server(bot, args, Path(tmp), on_loop, switch)
+        for name, bot, pool, slow_rooms in phases:
+            server = Server(bot, pool, args, Path(tmp))
             try:
                 r = asyncio.run(phase(server, args, slow_rooms))
             finally:
@@ -291,8 +302,9 @@ def run(args: argparse.Namespace) -> None:
     print(
         "Round trip: from sending an act until its ack (sent after the new state went to both "
         "clients). Slow-room versions: how far the slow rooms got (each bot move takes its "
-        "whole budget). Other CPU: what the rest of the machine used meanwhile, in cores: "
-        f"above a few per cent the figures are noisy ({os.cpu_count()} CPUs here)."
+        "whole budget). Other CPU: what the rest of the machine used meanwhile (besides the "
+        "server, its bot workers and this client), in cores: above a few per cent the figures "
+        f"are noisy ({os.cpu_count()} CPUs here)."
     )
 
 
@@ -304,14 +316,11 @@ def main() -> None:
     parser.add_argument("--slow-rooms", type=int, default=1, help="rooms with a slow bot")
     parser.add_argument("--budget", type=float, default=1.0, help="a bot's thinking budget, s")
     parser.add_argument("--interval", type=float, default=0.02, help="s between a room's acts")
-    parser.add_argument("--on-loop", action="store_true", help="also: bots on the event loop")
-    parser.add_argument(
-        "--switch-interval", type=float, default=0.0, help="also: spinning, this GIL switch (ms)"
-    )
+    parser.add_argument("--workers", type=int, default=2, help="bots thinking at once")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
-    parser.add_argument("--switch", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--pool", choices=("process", "thread"), help=argparse.SUPPRESS)
     parser.add_argument("--bot", choices=("sleep", "busy"), default="sleep", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:

@@ -114,6 +114,16 @@ async def until_room(
             return message
 
 
+async def until_state(
+    client: Client, test: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+) -> dict[str, Any]:
+    """Skip messages until a state message passes ``test``."""
+    while True:
+        message = await client.until("state", timeout)
+        if test(message):
+            return message
+
+
 def frames(client: Client, kind: str) -> list[dict[str, Any]]:
     """Every message of one type a client received, in order."""
     decoded = [json.loads(f) for f in client.frames]

@@ -21,10 +21,11 @@ import msgspec
 import pytest
 from fixture_game import FIB_OFF, PACKS
 
-from talltales.core.errors import RecordError
+from talltales.core.errors import IllegalAction, RecordError
 from talltales.core.game import Game
 from talltales.core.record import PackRef
 from talltales.core.registry import get_game
+from talltales.server.app import UNREPLAYABLE
 from talltales.server.rooms import Room, Status
 from talltales.server.storage import EntryRow, MemoryStorage, RoomRow, SqliteStorage
 
@@ -158,6 +159,31 @@ def test_a_rematch_pins_the_packs_as_they_are_then(alt: Path) -> None:
     assert msgspec.to_builtins(restored.match.state) == msgspec.to_builtins(room.match.state)
 
 
+@pytest.mark.parametrize("trouble", ["gone", "broken"])
+def test_a_refused_rematch_changes_nothing(
+    alt: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, trouble: str
+) -> None:
+    room = seated(FIB_OFF)
+    room.set_options(0, {}, None, 0, ["fib-off-alt"])
+    room.start(0, 0)
+    finish(room)
+    before, match = msgspec.to_builtins(room.row()), room.match
+    if trouble == "gone":  # the server no longer ships the chosen pack
+        monkeypatch.setattr(FIB_OFF, "pack_files", lambda: [FACTS])
+    else:  # its file no longer reads
+        alt.write_text("id = [", encoding="utf-8")
+    with caplog.at_level(logging.ERROR, "talltales.server"), pytest.raises(IllegalAction) as no:
+        room.rematch(0, 1)
+    # the same game, number, version and pinned packs: a later rematch starts from here
+    assert msgspec.to_builtins(room.row()) == before and room.match is match
+    assert room.status is Status.FINISHED
+    if trouble == "gone":
+        assert "no pack 'fib-off-alt'" in no.value.reason
+    else:  # the reason names a file on the server: for the log only
+        assert no.value.reason == "the chosen packs cannot be read on this server"
+        assert any(str(alt) in r.getMessage() for r in caplog.records)
+
+
 def test_a_game_whose_pack_changed_is_refused_by_the_packs_name(
     tmp_path: Path, alt: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -189,18 +215,23 @@ def test_a_game_whose_pack_changed_is_refused_by_the_packs_name(
 
     asyncio.run(fill())
     with (
-        caplog.at_level(logging.ERROR, "talltales.server"),
+        caplog.at_level(logging.WARNING, "talltales.server"),
         running(settings_for(tmp_path), storage) as server,
     ):
         assert set(server.hub.rooms) == {"WYBI"}
-        answer = httpx.get(f"{server.http}/api/rooms/DONE")
-        assert answer.status_code == 409 and answer.json()["code"] == "record"
-        assert '"fib-off-alt" has changed' in answer.json()["reason"]
+        answers = [httpx.get(f"{server.http}/api/rooms/DONE{path}") for path in ("", "/record")]
     assert any(
         "PACK" in r.getMessage()
         and '"fib-off-alt" has changed' in str(r.exc_info and r.exc_info[1])
         for r in caplog.records
     )
+    # over HTTP people get a plain sentence: pack ids, digests and command-line advice are
+    # for the log, which names the room and the pack
+    for answer in answers:
+        assert answer.status_code == 409 and answer.json()["code"] == "record"
+        assert answer.json()["reason"] == UNREPLAYABLE
+    shown = [r.getMessage() for r in caplog.records if "DONE" in r.getMessage()]
+    assert len(shown) == 2 and all('"fib-off-alt" has changed' in m for m in shown)
 
 
 def test_rooms_stored_before_packs_were_pinned_still_restore(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -41,6 +42,11 @@ from talltales.server.settings import Settings
 from talltales.server.storage import SqliteStorage, Storage
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+UNREPLAYABLE = (
+    "This game was played with a card pack that has changed on this server, "
+    "so it can no longer be shown."
+)
+log = logging.getLogger("talltales.server")
 
 
 class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
@@ -74,6 +80,13 @@ def json(value: Any, status: int = 200) -> Response:
 def error(code: str, reason: str, status: int) -> Response:
     """A typed error response."""
     return json(ErrorOut(code, reason), status)
+
+
+def unreplayable(request: Request, exc: RecordError) -> Response:
+    """409 for a stored game that no longer replays: the detail (pack ids, digests, advice
+    for the command line) is for the log; people are told what it means for them."""
+    log.warning("room %s cannot be shown: %s", request.path_params.get("code"), exc.reason)
+    return error(exc.code, UNREPLAYABLE, 409)
 
 
 class WsConnection(Connection):
@@ -185,7 +198,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
             guard.failed(who)
             return error(exc.code, exc.reason, 404)
         except RecordError as exc:  # a finished game whose pack has changed since
-            return error(exc.code, exc.reason, 409)
+            return unreplayable(request, exc)
         return json({"room": room.info(), "state": room.state_for(None, [], hub().clock())})
 
     async def show_record(request: Request) -> Response:
@@ -197,7 +210,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
             guard.failed(address(request.client))
             return error(exc.code, exc.reason, 404)
         except RecordError as exc:
-            return error(exc.code, exc.reason, 409)
+            return unreplayable(request, exc)
         if room.status is not Status.FINISHED or room.match is None:
             return error("not-finished", "the record is published once the game is over", 409)
         return json(room.match.record)

@@ -38,7 +38,9 @@ def serve(
     bot_budget: Annotated[
         float, typer.Option(help="Seconds a bot may think about one move.")
     ] = 1.0,
-    bot_threads: Annotated[int, typer.Option(help="Bots that may think at once.")] = 4,
+    bot_workers: Annotated[
+        int, typer.Option(help="Bots that may think at once (worker processes).")
+    ] = 2,
 ) -> None:
     """Run the game server (rooms, WebSockets) on embedded defaults: SQLite, in-process."""
     from talltales.server.run import serve as run_server
@@ -57,6 +59,6 @@ def serve(
         rooms_per_minute=rooms_per_minute,
         idle_room_seconds=idle_minutes * 60,
         bot_budget=bot_budget,
-        bot_threads=bot_threads,
+        bot_workers=bot_workers,
     )
     run_server(settings)

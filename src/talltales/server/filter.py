@@ -46,3 +46,16 @@ def check_texts(value: Any, enabled: bool) -> None:
     elif isinstance(value, list):
         for item in value:
             check_texts(item, enabled)
+
+
+def carries_text(action: dict[str, Any]) -> bool:
+    """Whether an action holds a string anywhere but its type tag (text a person typed)."""
+    return any(_has_text(value) for key, value in action.items() if key != "type")
+
+
+def _has_text(value: Any) -> bool:
+    if isinstance(value, str):
+        return True
+    if isinstance(value, dict):
+        return any(_has_text(item) for item in value.values())
+    return isinstance(value, list) and any(_has_text(item) for item in value)

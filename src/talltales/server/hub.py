@@ -84,6 +84,7 @@ class Hub:
     # --- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
         """Restore every unfinished room by replaying its log; re-arm clocks and bots."""
+        self.autoplay.start()  # bots' workers first: forked before any socket is open
         for code in await self.storage.unfinished():
             loaded = await self.storage.load(code)
             if loaded is None:

@@ -15,25 +15,15 @@ from typing import Any
 from talltales.core.content import Pack
 from talltales.core.errors import ContentError, IllegalAction
 from talltales.core.game import Game
-from talltales.core.packs import choose_packs, pack_infos, pack_refs, shipped_packs
+from talltales.core.packs import choose_packs, pack_refs, shipped_packs
 from talltales.core.record import PackRef
 
 log = logging.getLogger("talltales.server")
 
 
 def check_choice(game: Game[Any, Any], ids: Sequence[str]) -> list[str]:
-    """The host's choice, refused unless every id names a pack the game ships (once)."""
-    if game.card_type is None:
-        if ids:
-            raise IllegalAction(f"{game.title} takes no content packs")
-        return []
-    shipped = [info.id for info in pack_infos(game)]
-    for ref in ids:
-        if ref not in shipped:
-            known = ", ".join(shipped) or "none"
-            raise IllegalAction(f"{game.title} has no pack {ref!r}; its packs: {known}")
-    if len(set(ids)) != len(ids):
-        raise IllegalAction("a pack is chosen twice")
+    """The host's choice, refused unless it could be dealt now (see ``deal_packs``)."""
+    deal_packs(game, ids)
     return list(ids)
 
 
@@ -45,19 +35,35 @@ def shown_packs(game: Game[Any, Any], chosen: Sequence[str]) -> list[str]:
 
 
 def deal_packs(game: Game[Any, Any], chosen: Sequence[str]) -> list[Pack[Any]]:
-    """The packs a new game is dealt: those chosen (shipped ids), else the game's defaults."""
-    if game.card_type is None:
-        return []
+    """The packs a new game is dealt: those chosen, else the game's defaults, read now.
+
+    The one check of a host's choice: every id names a pack the game ships (never a path,
+    so a client cannot make the server open a file); ``choose_packs`` checks the rest."""
+    if game.card_type is not None:
+        shipped = _shipped_ids(game)
+        unknown = [ref for ref in chosen if ref not in shipped]
+        if unknown:
+            known = ", ".join(shipped) or "none"
+            raise IllegalAction(f"{game.title} has no pack {unknown[0]!r}; its packs: {known}")
     try:
-        shipped = {p.meta.id for p in shipped_packs(game)}
-        gone = [ref for ref in chosen if ref not in shipped]
-        if gone:  # never let choose_packs read an id that has vanished as a file path
-            raise ContentError(f"{game.title} no longer ships {', '.join(gone)}")
         return choose_packs(game, chosen)
-    except ContentError as exc:
-        # the reason may name files on this server: it goes to the log, not to players
-        log.error("cannot deal %s: %s", game.id, exc.reason)
-        raise IllegalAction("the chosen packs cannot be read on this server") from None
+    except ContentError as exc:  # the files were just read: this is about the choice
+        raise IllegalAction(exc.reason) from None
+    except OSError as exc:  # a file gone since: its path is for the log only
+        raise _unreadable(game, exc) from None
+
+
+def _shipped_ids(game: Game[Any, Any]) -> list[str]:
+    try:
+        return [pack.meta.id for pack in shipped_packs(game)]
+    except (ContentError, OSError) as exc:
+        raise _unreadable(game, exc) from None
+
+
+def _unreadable(game: Game[Any, Any], exc: Exception) -> IllegalAction:
+    """A refusal for players; the reason, which may name files on this server, is logged."""
+    log.error("cannot deal %s: %s", game.id, getattr(exc, "reason", exc))
+    return IllegalAction("the chosen packs cannot be read on this server")
 
 
 def pinned(game: Game[Any, Any], stored: Sequence[PackRef] | None) -> list[PackRef]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import secrets
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -24,13 +24,14 @@ from talltales.core.errors import (
 )
 from talltales.core.game import Event, Game, Seat
 from talltales.core.match import Match
-from talltales.core.prompt import Write
+from talltales.core.prompt import Prompt, Write
 from talltales.core.record import Entry, Record
 from talltales.core.registry import get_game
-from talltales.server.filter import check_text, check_texts
-from talltales.server.packs import check_choice, deal_packs, pinned, shown_packs
-from talltales.server.protocol import BOT_PREFIX, EventOut, RoomInfo, SeatInfo, StateOut
+from talltales.server.filter import carries_text, check_text, check_texts
+from talltales.server.packs import check_choice, deal_packs, pinned
+from talltales.server.protocol import BOT_PREFIX
 from talltales.server.seats import SeatState, new_token, token_hash
+from talltales.server.shown import Shown
 from talltales.server.storage import EntryRow, RoomRow, SeatRow
 
 RECENT_EVENTS = 256  # versions of events kept for clients that reconnect
@@ -51,7 +52,7 @@ class HostOnly(ActionRefused):
     code = "host-only"
 
 
-class Room:
+class Room(Shown):
     """One room's lobby and game; every change bumps ``version``."""
 
     def __init__(self, code: str, game: Game[Any, Any], options: dict[str, Any], now: int) -> None:
@@ -73,6 +74,8 @@ class Room:
         self.updated = now
         self.applied: dict[tuple[Seat, str], int] = {}  # (seat, client id) -> version
         self.recent: deque[tuple[int, list[Event]]] = deque(maxlen=RECENT_EVENTS)
+        self.asked: dict[Seat, tuple[list[Any], Prompt | None]] = {}  # as of ``asked_at``
+        self.asked_at = -1
 
     # --- lobby -----------------------------------------------------------------------------
     def _lobby_only(self, what: str) -> None:
@@ -168,21 +171,22 @@ class Room:
         self._lobby_only("the game starts")
         if len(self.seats) < self.game.min_players:
             raise IllegalAction(f"{self.game.title} needs at least {self.game.min_players} players")
-        return self._deal(now)
+        return self._deal(now, rematch=False)
 
     def rematch(self, by: Seat | None, now: int) -> list[EntryRow]:
         """Host: a new game with the same seats once this one is over; returns first entries."""
         self._host_only(by, "offer a rematch")
         if self.status is not Status.FINISHED:
             raise IllegalAction("a rematch is offered once the game is over")
-        self.game_number += 1
-        return self._deal(now)
+        return self._deal(now, rematch=True)
 
-    def _deal(self, now: int) -> list[EntryRow]:
+    def _deal(self, now: int, rematch: bool) -> list[EntryRow]:
         packs = deal_packs(self.game, self.packs)  # read afresh: each game pins its own
-        self.seed = secrets.randbits(63)
-        self.match = Match(self.game, len(self.seats), self.options, self.seed, packs)
-        self.status = Status.PLAYING
+        seed = secrets.randbits(63)
+        match = Match(self.game, len(self.seats), self.options, seed, packs)
+        # nothing is changed before this point, so a deal refused above leaves the room as is
+        self.seed, self.match, self.status = seed, match, Status.PLAYING
+        self.game_number += rematch
         self.applied.clear()
         self.recent.clear()
         version = self.changed(now)
@@ -213,8 +217,10 @@ class Room:
         self, seat: Seat, client_id: str, action: dict[str, Any], now: int, remember: bool = True
     ) -> tuple[list[Event], list[EntryRow]]:
         match = self._playing()
-        if isinstance(match.prompt(seat), Write):  # every text a prompt asks for is screened
-            check_texts(action, self.family_filter)
+        # every text a prompt asks for is screened; an action that types none (most of
+        # them) needs no prompt built to know it
+        if self.family_filter and carries_text(action) and isinstance(self.prompt(seat), Write):
+            check_texts(action, True)
         before = len(match.record.entries)
         events = match.submit(seat, action, now)
         return events, self._accepted(before, now, client_id, seat if remember else None)
@@ -261,72 +267,6 @@ class Room:
         """Whether a bot plays the seat now: a bot's seat, or a stand-in for its person."""
         held = self.seats[seat] if 0 <= seat < len(self.seats) else None
         return held is not None and (held.is_bot or held.stand_in)
-
-    # --- what clients receive ------------------------------------------------------------
-    def info(self) -> RoomInfo:
-        """The lobby as everyone sees it (names are shown as typed, escaped by clients)."""
-        return RoomInfo(
-            room=self.code,
-            version=self.version,
-            game=self.game.id,
-            title=self.game.title,
-            status=str(self.status),
-            options=dict(self.options),
-            family_filter=self.family_filter,
-            seats=[
-                SeatInfo(
-                    i,
-                    s.name,
-                    "bot" if s.is_bot else "human",
-                    s.is_bot or s.connections > 0,
-                    s.stand_in,
-                    i == self.host,
-                    s.bot,
-                )
-                for i, s in enumerate(self.seats)
-            ],
-            min_players=self.game.min_players,
-            max_players=self.game.max_players,
-            join_url=self.join_url,
-            packs=(
-                [ref.id for ref in self.match.record.content]
-                if self.match is not None
-                else shown_packs(self.game, self.packs)
-            ),
-        )
-
-    def state_for(self, seat: Seat | None, events: list[Event], now: int) -> StateOut | None:
-        """The game as ``seat`` (None: the table and spectators) may see it, with its events."""
-        return self.states_for([seat], events, now).get(seat)
-
-    def states_for(
-        self, seats: Iterable[Seat | None], events: list[Event], now: int
-    ) -> dict[Seat | None, StateOut]:
-        """What each of ``seats`` may see, sharing the work that is the same for all."""
-        if self.match is None:
-            return {}
-        match, game, state = self.match, self.match.game, self.match.state
-        outcome = game.outcome(state)
-        shared = msgspec.to_builtins(outcome) if outcome else None
-        pending = sorted(match.pending())
-        deadline = game.deadline(state) if outcome is None else None
-        return {
-            seat: StateOut(
-                room=self.code,
-                version=self.version,
-                view=view,  # a Struct: encoded once, straight to JSON
-                events=[
-                    EventOut(e.kind, e.text, dict(e.data)) for e in events if e.visible_to(seat)
-                ],
-                pending=pending,
-                legal=game.legal_actions(state, seat) if seat in pending else [],
-                prompt=match.prompt(seat) if seat in pending else None,
-                deadline=deadline,
-                outcome=shared,
-                server_time=now,
-            )
-            for seat, view in match.views(seats).items()
-        }
 
     def missed(self, since: int) -> list[Event] | None:
         """Events after version ``since``, or None when they are no longer kept."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import sys
 import threading
 import time
 
@@ -54,10 +53,6 @@ def uvicorn_config(application: Starlette, settings: Settings, log_level: str) -
 
 def serve(settings: Settings) -> None:
     """Serve until interrupted; SIGTERM tells clients the server restarts."""
-    # Bots think in threads: a CPU-bound search holds the GIL for the interpreter's switch
-    # interval (5 ms) at a time, which bench/slow_bot.py shows costs other rooms' round
-    # trips far more than 1 ms does. Only the server process changes it.
-    sys.setswitchinterval(settings.switch_ms / 1000)
     application = create_app(settings)
     _Server(uvicorn_config(application, settings, "info"), application).run()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 
@@ -15,9 +17,10 @@ class Settings(msgspec.Struct, kw_only=True):
     grace_seconds: float = 30.0  # a dropped player keeps the seat this long before a bot plays
     stand_in_bot: str = "greedy"
     bot_delay: float = 0.8  # human-like pacing of bot moves; 0 in tests
-    bot_budget: float = 1.0  # seconds a bot may think about one move (in a worker thread)
-    bot_threads: int = 4  # bots thinking at once, across rooms; the rest wait their turn
-    switch_ms: float = 1.0  # how often a thinking bot's thread must let the event loop run
+    bot_budget: float = 1.0  # seconds a bot may think about one move
+    bot_grace: float = 0.5  # past budget + grace a bot is abandoned: a random move instead
+    bot_pool: Literal["process", "thread"] = "process"  # threads share the server's GIL
+    bot_workers: int = 2  # bots thinking at once, across rooms; the rest wait their turn
     idle_room_seconds: float = 3600.0  # rooms with nobody connected expire after this
     sweep_seconds: float = 30.0
     hello_timeout: float = 10.0  # a socket must say hello within this
