@@ -20,6 +20,14 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="Another allowed browser Origin; repeat.")
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(help="A Host name to answer to; repeat. Default: loopback and --public-url."),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(help="A proxy (address or network) whose X-Forwarded-For counts; repeat."),
+    ] = None,
     public_url: Annotated[
         str, typer.Option(help="The address phones reach, for join links and QR codes.")
     ] = "",
@@ -53,6 +61,8 @@ def serve(
         bot_delay=bot_delay,
         grace_seconds=grace,
         allowed_origins=list(origin or []),
+        allowed_hosts=list(allowed_host or []),
+        trusted_proxies=list(trusted_proxy or []),
         public_url=public_url,
         compression=compression,
         max_connections_per_address=per_address,

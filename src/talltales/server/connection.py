@@ -28,17 +28,32 @@ class TokenBucket:
 
 
 class Connection(ABC):
-    """A client: messages queue here and one writer task sends them in order."""
+    """A client: messages queue here and one writer task sends them in order.
 
-    def __init__(self, address: str, queue_limit: int) -> None:
+    A client that stops reading is dropped (its socket aborted, ``dropped`` set) once more
+    than ``queue_limit`` messages or ``byte_limit`` bytes wait for it, or one message has
+    not gone out within ``send_timeout`` seconds.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        queue_limit: int,
+        byte_limit: int = 1 << 20,
+        send_timeout: float = 10.0,
+    ) -> None:
         self.address = address
         self.room: str | None = None
         self.seat: int | None = None
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.queue_limit = queue_limit
+        self.byte_limit = byte_limit
+        self.send_timeout = send_timeout
+        self.queued_bytes = 0
         self.closed = False
         self.close_code = 1008  # what the writer closes with once the queue is finished
         self.flushed = asyncio.Event()  # the writer has stopped: nothing more will be sent
+        self.dropped = asyncio.Event()  # the client stopped reading and was cut off
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; a client that lets too many pile up is dropped."""
@@ -48,10 +63,11 @@ class Connection(ABC):
         """Queue an already encoded message (one encoding serves many sockets)."""
         if self.closed:
             return
-        if self.queue.qsize() >= self.queue_limit:
-            self.closed = True
-            self.queue.put_nowait(None)
+        too_many = self.queue.qsize() >= self.queue_limit
+        if too_many or self.queued_bytes + len(data) > self.byte_limit:
+            self.drop()
             return
+        self.queued_bytes += len(data)
         self.queue.put_nowait(data)
 
     def finish(self, code: int = 1008) -> None:
@@ -60,21 +76,45 @@ class Connection(ABC):
             self.close_code = code
             self.queue.put_nowait(None)
 
+    def drop(self) -> None:
+        """Cut the client off at once: nothing more is sent, the socket is aborted."""
+        self.closed = True
+        self.dropped.set()
+        self.queue.put_nowait(None)  # wakes an idle writer
+        self.abort()
+
     async def writer(self) -> None:
         """Send queued messages until the connection closes."""
         try:
-            while True:
+            while not self.dropped.is_set():
                 data = await self.queue.get()
-                if data is None:
-                    await self.close(self.close_code)
+                if self.dropped.is_set():
                     return
+                if data is None:
+                    await self.close_within(self.close_code)
+                    return
+                self.queued_bytes -= len(data)
                 try:
-                    await self.transmit(data)
+                    await asyncio.wait_for(self.transmit(data), self.send_timeout)
+                except TimeoutError:  # the client stopped reading
+                    self.drop()
+                    return
                 except Exception:  # the peer went away; the reader side notices and cleans up
                     self.closed = True
                     return
         finally:
             self.flushed.set()
+
+    async def close_within(self, code: int, timeout: float = 1.0) -> None:
+        """Close, aborting the socket when the close does not go out within ``timeout``."""
+        try:
+            await asyncio.wait_for(self.close(code), timeout)
+        except TimeoutError:
+            self.drop()
+
+    @abstractmethod
+    def abort(self) -> None:
+        """Tear the socket down without a closing handshake."""
 
     @abstractmethod
     async def transmit(self, data: bytes) -> None:

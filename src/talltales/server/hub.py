@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable, Coroutine
 from functools import partial
@@ -17,6 +18,7 @@ from typing import Any
 from talltales.core.errors import ActionRefused
 from talltales.core.game import Event, Seat
 from talltales.core.registry import get_game
+from talltales.server.archive import FinishedRooms
 from talltales.server.autoplay import Autoplay
 from talltales.server.connection import Connection
 from talltales.server.presence import Presence
@@ -39,7 +41,7 @@ from talltales.server.protocol import (
     encode,
 )
 from talltales.server.rooms import Room, Status
-from talltales.server.seats import new_code
+from talltales.server.seats import new_code, token_hash
 from talltales.server.settings import Settings
 from talltales.server.storage import EntryRow, Storage
 
@@ -64,6 +66,12 @@ class BadToken(ActionRefused):
     code = "bad-token"
 
 
+class GameEnded(ActionRefused):
+    """The token held a seat in a room that has since finished or expired."""
+
+    code = "game-ended"
+
+
 class Hub:
     """Every live room of one server process."""
 
@@ -80,6 +88,7 @@ class Hub:
         self.sweeper: asyncio.Task[None] | None = None
         self.autoplay = Autoplay(self)
         self.presence = Presence(self)
+        self.finished = FinishedRooms()  # finished rooms read back from storage
 
     # --- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -127,8 +136,13 @@ class Hub:
             await asyncio.wait(waits, timeout=1.0)
         for task in waits:
             task.cancel()
-        for conn in conns:
-            await conn.close(1012)
+        closes = [asyncio.create_task(conn.close_within(1012)) for conn in conns]
+        if closes:  # each close aborts its socket past its own timeout; all run at once
+            await asyncio.wait(closes, timeout=2.0)
+        for conn, closing in zip(conns, closes, strict=True):
+            if not closing.done():
+                closing.cancel()
+                conn.drop()
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -169,14 +183,21 @@ class Hub:
         return room, seat, token
 
     async def room(self, code: str) -> Room:
-        """A live room, or a finished one read back from storage."""
+        """A live room, or a finished one read back from storage (replayed once, then kept
+        in ``finished`` while it is among the most recently read: see archive.py)."""
         code = code.upper()
         if code in self.rooms:
             return self.rooms[code]
+        kept = self.finished.get(code)
+        if kept is not None:
+            return kept
         loaded = await self.storage.load(code)
         if loaded is None or loaded[0].status != "finished":
             raise RoomNotFound(f"there is no room {code}")
-        return Room.restore(*loaded)
+        room = Room.restore(*loaded)
+        if room.status is Status.FINISHED:  # as stored; never a game that replays unfinished
+            self.finished.keep(room)
+        return room
 
     async def join(self, code: str, name: str) -> tuple[Room, Seat, str]:
         """Take a seat in a lobby by name."""
@@ -194,6 +215,7 @@ class Hub:
         """Attach a socket to a room, as a seat (by token) or as a spectator."""
         room = self.rooms.get(hello.room.upper())
         if room is None:
+            await self._gone(hello)
             raise RoomNotFound(f"there is no open room {hello.room.upper()}")
         seat = None
         if hello.token is not None:
@@ -212,6 +234,20 @@ class Hub:
         state = room.state_for(seat, missed or [], now)
         if state is not None:
             conn.send(state)
+
+    async def _gone(self, hello: Hello) -> None:
+        """Raise GameEnded for a token that held a seat in a room now finished or expired."""
+        if hello.token is None:
+            return
+        loaded = await self.storage.load(hello.room.upper())
+        if loaded is None or loaded[0].status not in ("finished", "expired"):
+            return
+        hashed = token_hash(hello.token)
+        if any(
+            seat.token_hash is not None and secrets.compare_digest(seat.token_hash, hashed)
+            for seat in loaded[0].seats
+        ):
+            raise GameEnded(f"the game in room {loaded[0].code} has ended")
 
     async def disconnect(self, conn: Connection) -> None:
         """A socket went away; its seat keeps a grace period before a bot stands in."""

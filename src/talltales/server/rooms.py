@@ -28,6 +28,7 @@ from talltales.core.prompt import Prompt, Write
 from talltales.core.record import Entry, Record
 from talltales.core.registry import get_game
 from talltales.server.filter import carries_text, check_text, check_texts
+from talltales.server.names import check_unique, name_keys, normal_name
 from talltales.server.packs import check_choice, deal_packs, pinned
 from talltales.server.protocol import BOT_PREFIX
 from talltales.server.seats import SeatState, new_token, token_hash
@@ -95,14 +96,11 @@ class Room(Shown):
     def join(self, name: str, now: int) -> tuple[Seat, str]:
         """Take the next free seat by name; returns the seat and its secret token."""
         self._lobby_only("people join")
-        name = name.strip()
-        if not name or len(name) > 24:
-            raise IllegalAction("a name is 1 to 24 characters")
+        name = normal_name(name)
         check_text(name, self.family_filter)
         if len(self.seats) >= self.game.max_players:
             raise IllegalAction(f"{self.game.title} seats at most {self.game.max_players}")
-        if any(s.name.casefold() == name.casefold() for s in self.seats):
-            raise IllegalAction(f"someone here is already called {name!r}")
+        check_unique(name, [s.name for s in self.seats])
         token, hashed = new_token()
         self.seats.append(SeatState(name, token_hash=hashed))
         seat = len(self.seats) - 1
@@ -123,8 +121,8 @@ class Room(Shown):
             raise IllegalAction(f"a search bot looks at most {MAX_SEARCH_DEPTH} moves ahead")
         if len(self.seats) >= self.game.max_players:
             raise IllegalAction(f"{self.game.title} seats at most {self.game.max_players}")
-        taken = {s.name for s in self.seats}
-        number = next(n for n in range(1, 99) if f"Bot {n}" not in taken)
+        taken = {key for s in self.seats for key in name_keys(s.name)}
+        number = next(n for n in range(1, 99) if taken.isdisjoint(name_keys(f"Bot {n}")))
         self.seats.append(SeatState(f"Bot {number}", bot=spec))
         self.changed(now)
         return len(self.seats) - 1

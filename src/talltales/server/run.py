@@ -47,7 +47,8 @@ def uvicorn_config(application: Starlette, settings: Settings, log_level: str) -
         log_level=log_level,
         access_log=False,  # one line per socket is too much at thousands of phones
         lifespan="on",
-        timeout_graceful_shutdown=5,
+        proxy_headers=False,  # X-Forwarded-For counts only from --trusted-proxy (door.py)
+        timeout_graceful_shutdown=3,  # then sockets still open are cut off
     )
 
 

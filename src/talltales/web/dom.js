@@ -134,6 +134,7 @@ const FRIENDLY = {
   "filtered": "This room is family-friendly: please choose other words.",
   "bad-token": "This device no longer holds a seat in this room.",
   "no-room": "There is no open room with that code. Check the four letters.",
+  "game-ended": "This game has ended.",
   "game-over": "The game is already over.",
   "removed": "The host removed you from this room.",
   "rate-limited": "Too many tries: wait a minute and try again.",

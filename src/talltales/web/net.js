@@ -10,7 +10,7 @@ const RESEND_WINDOW_MS = 30000; // acts younger than this are resent after a rec
 const MAX_DELAY_MS = 10000;
 
 /** Errors after which retrying the same hello cannot help. */
-const FATAL = new Set(["bad-token", "no-room", "rate-limited"]);
+const FATAL = new Set(["bad-token", "no-room", "game-ended", "rate-limited"]);
 
 export class RoomSocket {
   /**

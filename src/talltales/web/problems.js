@@ -17,6 +17,7 @@ export const problemMethods = {
         this.showNoSeat(friendlyError(error)); // closes the socket first
         return;
       case "no-room":
+      case "game-ended":
         if (!this.room || !this.socket?.welcomed) {
           this.socket?.close();
           this.showMissing();
