@@ -247,7 +247,7 @@ def test_errors_appear_in_words_next_to_the_control(base: str, open_page: Opener
     page.get_by_test_id("join-code").fill(code)
     page.get_by_test_id("join-name").fill("ann")
     page.get_by_test_id("join-submit").click()
-    assert "already called" in error_after(page, "join-submit")
+    assert "already here" in error_after(page, "join-submit")
 
     # The lobby: Start waits for a second player; forced anyway, the refusal shows beside it.
     start_button = host.get_by_test_id("start")
