@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -338,3 +339,31 @@ def test_reads_are_rate_limited_per_address_and_play_goes_on(tmp_path: Path) -> 
     settings = settings_for(tmp_path, reads_per_minute=5, trusted_proxies=["127.0.0.1"])
     with running(settings) as server:
         asyncio.run(main(server))
+
+
+def test_a_client_that_never_answers_pings_is_dropped(tmp_path: Path) -> None:
+    """A phone asleep with its socket half-open reads nothing back: no pong ever comes."""
+
+    async def main(server: LiveServer) -> None:
+        code, grants = open_room(server, WYBI, "Ann", "Bob")
+        async with Socket(server.ws) as ann:
+            await ann.hello(code, grants[0]["token"])
+            with stuck_client(server, hello(code, grants[1]["token"]), 1 << 16) as mute:
+                drain = threading.Thread(target=_drain, args=(mute,), daemon=True)
+                drain.start()  # it reads every frame but never answers a ping
+                seen_connected = False
+                while True:
+                    seat = (await ann.until("room", timeout=30))["seats"][1]
+                    seen_connected = seen_connected or seat["connected"]
+                    if seen_connected and not seat["connected"]:
+                        break
+
+    with running(settings_for(tmp_path, ping_interval=0.5)) as server:
+        asyncio.run(main(server))
+
+
+def _drain(sock: socket.socket) -> None:
+    """Read and forget whatever comes, until the server closes the socket."""
+    with contextlib.suppress(OSError):
+        while sock.recv(65536):
+            pass
