@@ -10,7 +10,16 @@ import msgspec
 from talltales.core import rng
 from talltales.core.content import Pack
 from talltales.core.errors import IllegalAction
-from talltales.core.game import CHANCE, Event, Game, Outcome, Seat, Secret, rank_by_score
+from talltales.core.game import (
+    CHANCE,
+    Event,
+    Game,
+    Outcome,
+    Seat,
+    Secret,
+    rank_by_score,
+    told_all,
+)
 from talltales.games.would_you_believe_it import board
 from talltales.games.would_you_believe_it.moves import (
     destination,
@@ -160,14 +169,12 @@ class WouldYouBelieveIt(Game[State, Action]):
         match action:
             case Roll():
                 state.phase = Phase.DIE
-                return [
-                    Event("roll", f"seat {seat} throws the die", data={"seat": seat}, public=True)
-                ]
+                return [told_all("roll", f"seat {seat} throws the die", seat=seat)]
             case Die(value=value):
                 state.rng = self._throw(state.rng)[0]  # the throw is spent, scripted or drawn
                 state.roll = value
                 state.phase = Phase.MOVE
-                return [Event("die", f"the die shows {value}", data={"value": value}, public=True)]
+                return [told_all("die", f"the die shows {value}", value=value)]
             case MoveFigure(figure=k):
                 return self._move_figure(state, seat, k)
             case MoveGuard(guard=g):
@@ -177,14 +184,8 @@ class WouldYouBelieveIt(Game[State, Action]):
         start = state.figures[seat][k]
         end = destination(state, start, state.roll)
         state.figures[seat][k] = end
-        events = [
-            Event(
-                "move-figure",
-                f"seat {seat} moves a figure",
-                data=self._moved(seat, k, start, end),
-                public=True,
-            )
-        ]
+        moved = self._moved(seat, k, start, end)
+        events = [told_all("move-figure", f"seat {seat} moves a figure", **moved)]
         # Taking a Route Card: the figure leaving a card it held alone collects it.
         if 0 < start < FINISH and left_empty(state, start):
             value = state.route[start - 1]
@@ -192,12 +193,7 @@ class WouldYouBelieveIt(Game[State, Action]):
             state.collected[seat].append(value)
             text = f"seat {seat} collects {board.label(value)}"
             events.append(
-                Event(
-                    "collect",
-                    text,
-                    data={"seat": seat, "position": start, "card": board.label(value)},
-                    public=True,
-                )
+                told_all("collect", text, seat=seat, position=start, card=board.label(value))
             )
         return events + self._end_move(state)
 
@@ -205,14 +201,9 @@ class WouldYouBelieveIt(Game[State, Action]):
         start = state.guards[g]
         end = destination(state, start, state.roll)
         state.guards[g] = end
-        data: dict[str, str | int | bool | None] = {
-            "seat": seat,
-            "guard": g,
-            "from": start,
-            "to": end,
-        }
+        data: dict[str, str | int | bool | None] = {"seat": seat, "guard": g, "from": start}
         return [
-            Event("move-guard", f"seat {seat} moves a guard", data=data, public=True),
+            told_all("move-guard", f"seat {seat} moves a guard", **data, to=end),
             *self._end_move(state),
         ]
 
@@ -233,14 +224,8 @@ class WouldYouBelieveIt(Game[State, Action]):
         state.phase = Phase.OVER
         result = self.outcome(state)
         assert result is not None
-        return [
-            Event(
-                "game-over",
-                "every figure is at Finish",
-                data={"winners": ",".join(map(str, result.winners))},
-                public=True,
-            )
-        ]
+        winners = ",".join(map(str, result.winners))
+        return [told_all("game-over", "every figure is at Finish", winners=winners)]
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """Six faces, equally likely."""
