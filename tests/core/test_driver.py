@@ -10,6 +10,7 @@ from fixture_game import FIB_OFF, Phase
 
 from talltales.bots import make_bot
 from talltales.core.driver import Driver, Stuck, VirtualClock, WallClock
+from talltales.core.errors import TallTalesError
 from talltales.core.game import CLOCK, Game, Seat
 from talltales.core.match import Match
 from talltales.games.would_you_believe_it import GAME as WYBI
@@ -166,3 +167,15 @@ def test_who_moves_first_among_bots_asked_at_once_is_drawn_not_the_lowest_seat()
         driver.step()
         winners.add(match.record.entries[-1].seat)
     assert len(winners) > 1 and reader not in winners
+
+
+def test_waiting_ticks_each_deadline_on_the_way_and_only_virtual_time_can_wait() -> None:
+    match = fib_match(dispute_ms=1_000, write_ms=2_000)
+    reader = match.state.reader
+    match.submit(reader, match.legal_actions(reader)[0])
+    driver = Driver(match, {}, VirtualClock())
+    kinds = [e.kind for e in driver.wait(5_000)]
+    assert kinds.count("timeout") == 2  # the dispute window, then the writing
+    assert driver.clock.now() == 5_000 and match.state.phase is Phase.JUDGE
+    with pytest.raises(TallTalesError, match="virtual time"):
+        Driver(match, {}, WallClock()).wait(10)

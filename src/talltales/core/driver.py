@@ -111,6 +111,18 @@ class Driver(Generic[S, A]):
         deadline = self.match.deadline()
         return None if deadline is None else max(0, deadline - self.clock.now())
 
+    def wait(self, ms: int) -> list[Event]:
+        """Let ``ms`` of virtual time pass, ticking at each deadline reached on the way."""
+        clock = self.clock
+        if not isinstance(clock, VirtualClock):
+            raise TallTalesError("only virtual time can be made to pass")
+        until, events = clock.now() + ms, []
+        while (deadline := self.match.deadline()) is not None and deadline <= until:
+            clock.advance_to(deadline)
+            events += self.tick_if_due()
+        clock.advance_to(until)
+        return events
+
     def tick_if_due(self) -> list[Event]:
         """Apply the clock if a deadline has passed (nothing otherwise)."""
         return self.match.tick(self.clock.now()) if self.due() else []
@@ -186,4 +198,4 @@ class Driver(Generic[S, A]):
             deadline = self.match.deadline()
             if self.match.pending() or deadline is None or not isinstance(self.clock, VirtualClock):
                 raise Stuck(f"{self.match.game.id}: nobody to move and no bot to ask")
-            self.clock.advance_to(deadline)
+            self.wait(max(0, deadline - self.clock.now()))

@@ -196,7 +196,7 @@ def _parts(driver: Driver[Any, Any], step: Step) -> list[tuple[str, Callable[[],
     if step.tick is not None:
         parts.append(("tick", partial(_tick, driver, step.tick)))
     if step.wait is not None:
-        parts.append(("wait", partial(_wait, driver, step.wait)))
+        parts.append(("wait", partial(driver.wait, step.wait)))
     if step.do is not None and step.seat is not None:
         parts.append(("do", partial(_act, driver, step.seat, step.do, step.time)))
     outcomes = step.outcomes()
@@ -214,23 +214,12 @@ def _tick(driver: Driver[Any, Any], now: int) -> None:
     driver.match.tick(now)
 
 
-def _wait(driver: Driver[Any, Any], ms: int) -> None:
-    """Let virtual time pass, ticking at each deadline on the way, as a table's clock would."""
-    clock = driver.clock
-    assert isinstance(clock, VirtualClock)
-    until = clock.now() + ms
-    while (deadline := driver.match.deadline()) is not None and deadline <= until:
-        clock.advance_to(deadline)
-        driver.tick_if_due()
-    clock.advance_to(until)
-
-
 def _act(driver: Driver[Any, Any], seat: int, action: dict[str, Any], time: int) -> None:
     """The seat plays its action at ``time`` (a deadline passed by then is ticked first),
     after any die the script left open is drawn."""
     match = driver.match
     if time > driver.clock.now():
-        _wait(driver, time - driver.clock.now())
+        driver.wait(time - driver.clock.now())
     if CHANCE in match.game.pending(match.state):
         match.auto_chance = True  # dice the script leaves open come from the seed
         match.resolve_chance(time)
