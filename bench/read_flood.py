@@ -26,12 +26,9 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import multiprocessing as mp
 import random
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,10 +38,9 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from server import HOST, ServerProcess, free_port, percentile, post  # bench/server.py
 
-HOST = "127.0.0.1"
 GAME = "would-you-believe-it"
-ROOT = Path(__file__).resolve().parent.parent
 BOOT = """
 import sys
 import talltales.server.archive as archive
@@ -58,76 +54,15 @@ serve(Settings(database=sys.argv[1], port=int(sys.argv[2]), bot_delay=0.0,
 _http = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
-def percentile(ordered: list[float], share: float) -> float:
-    """The nearest-rank percentile of an ascending list (NaN when empty)."""
-    if not ordered:
-        return math.nan
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
-
-
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST JSON on loopback; the decoded answer."""
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
-    )
-    with _http.open(request, timeout=10) as response:
-        result: dict[str, Any] = json.loads(response.read())
-        return result
-
-
-class Server:
-    """The real server in a subprocess this bench started and stops (SIGTERM, then SIGKILL)."""
-
-    def __init__(self, database: Path, mode: str, log: Path) -> None:
-        self.port = free_port()
-        self.argv = [sys.executable, "-c", BOOT, str(database), str(self.port), mode]
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://{HOST}:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://{HOST}:{self.port}/ws"
-
-    def __enter__(self) -> Server:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                self.argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        deadline = time.monotonic() + 30
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: see {self.log}")
-            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), 0.2):
-                return self
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start: see {self.log}")
-            time.sleep(0.05)
-
-    def __exit__(self, *exc: object) -> None:
-        """SIGTERM (the server closes its sockets and storage), then SIGKILL."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
+def server_for(database: Path, mode: str, log: Path) -> ServerProcess:
+    """The real server on ``database`` in ``mode`` (replay or kept), on a free port."""
+    port = free_port()
+    argv = [sys.executable, "-c", BOOT, str(database), str(port), mode]
+    return ServerProcess(mode, argv, port, log, stop=signal.SIGTERM)
 
 
 # --- the finished room ---------------------------------------------------------------------
-async def finish_room(server: Server) -> str:
+async def finish_room(server: ServerProcess) -> str:
     """A room Ann and three greedy bots play to the end; its code."""
     grant = post(f"{server.http}/api/rooms", {"game": GAME, "name": "Ann", "options": {}})
     rng = random.Random(7)
@@ -155,7 +90,7 @@ async def finish_room(server: Server) -> str:
 class LiveRoom:
     """People (no bots) at one table: one action in flight at a time, paced."""
 
-    def __init__(self, server: Server, people: int, pace: float, seed: int) -> None:
+    def __init__(self, server: ServerProcess, people: int, pace: float, seed: int) -> None:
         names = ["Ann", "Bob", "Cat", "Dan"][:people]
         host = post(f"{server.http}/api/rooms", {"game": GAME, "name": names[0], "options": {}})
         self.code: str = host["room"]
@@ -275,7 +210,7 @@ def flood_main(
 
 # --- phases --------------------------------------------------------------------------------
 async def phase(
-    server: Server, code: str, args: argparse.Namespace, readers: int
+    server: ServerProcess, code: str, args: argparse.Namespace, readers: int
 ) -> dict[str, Any]:
     """Fresh live rooms play for ``--seconds`` (after a short warm-up), beside ``readers``."""
     rooms = [LiveRoom(server, 2 + i % 3, args.pace / 1000, seed=i) for i in range(args.rooms)]
@@ -346,11 +281,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="read-flood-") as tmp:
         database, log = Path(tmp) / "rooms.sqlite3", Path(tmp) / "server.log"
-        with Server(database, "kept", log) as server:
+        with server_for(database, "kept", log) as server:
             code = asyncio.run(finish_room(server))
         rows = []
         for mode in ("replay", "kept"):
-            with Server(database, mode, log) as server:
+            with server_for(database, mode, log) as server:
                 for readers in (0, args.readers):
                     result = asyncio.run(phase(server, code, args, readers))
                     rows.append((mode, readers, result))

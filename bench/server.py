@@ -147,8 +147,11 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 class ServerProcess:
     """A server subprocess on a free loopback port that this bench started and stops."""
 
-    def __init__(self, name: str, argv: list[str], port: int, log: Path) -> None:
+    def __init__(
+        self, name: str, argv: list[str], port: int, log: Path, stop: int = signal.SIGINT
+    ) -> None:
         self.name, self.argv, self.port, self.log_path = name, argv, port, log
+        self.stop = stop  # SIGINT lets cProfile write its file; SIGTERM is a server's stop
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -165,7 +168,7 @@ class ServerProcess:
         return f"http://{HOST}:{self.port}"
 
     def __enter__(self) -> ServerProcess:
-        log = self.log_path.open("wb")
+        log = self.log_path.open("ab")  # one log may serve several servers in turn
         self.process = subprocess.Popen(
             self.argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
@@ -181,10 +184,10 @@ class ServerProcess:
             time.sleep(0.05)
 
     def __exit__(self, *exc: object) -> None:
-        """SIGINT (uvicorn shuts down gracefully, cProfile writes its file), then SIGKILL."""
+        """The stop signal (uvicorn shuts down gracefully), then SIGKILL."""
         if self.process is None or self.process.poll() is not None:
             return
-        self.process.send_signal(signal.SIGINT)
+        self.process.send_signal(self.stop)
         try:
             self.process.wait(20)
         except subprocess.TimeoutExpired:

@@ -121,6 +121,18 @@ async def until_pending(client: Client, seats: list[int]) -> dict[str, Any]:
     return await until_state(client, lambda s: s["pending"] == seats)
 
 
+async def to_the_bot(server: LiveServer, code: str, ann: str, bob: str) -> tuple[Client, Client]:
+    """Ann and Bob start with a greedy bot in seat 2 and play until the bot is to move."""
+    host = await attach(server, code, ann)
+    guest = await attach(server, code, bob)
+    await start_with_bots(host, "greedy")
+    await asyncio.gather(
+        play_first_legal(host, 0, "ann-", stop=lambda s: s["pending"] == [2]),
+        play_first_legal(guest, 1, "bob-", stop=lambda s: s["pending"] == [2]),
+    )
+    return host, guest
+
+
 def moves_of(server: LiveServer, code: str, seat: Seat) -> list[str]:
     """The types of the seat's logged actions in the room's current game."""
     match = server.hub.rooms[code].match
@@ -186,13 +198,7 @@ def test_an_answer_still_legal_after_the_room_moved_on_is_played(
         code, (ann, bob) = open_room(server, WYBI, "Ann", "Bob")
 
         async def scenario() -> None:
-            host = await attach(server, code, ann["token"])
-            guest = await attach(server, code, bob["token"])
-            await start_with_bots(host, "greedy")
-            await asyncio.gather(
-                play_first_legal(host, 0, "ann-", stop=lambda s: s["pending"] == [2]),
-                play_first_legal(guest, 1, "bob-", stop=lambda s: s["pending"] == [2]),
-            )
+            host, guest = await to_the_bot(server, code, ann["token"], bob["token"])
             assert (await question(bot)).legal == ["roll"]
             # Bob goes; his grace runs out while the bot thinks: a new version of the room
             await close(guest)
@@ -248,13 +254,7 @@ def test_a_bot_outdated_again_and_again_plays_a_random_legal_move_after_three_qu
         code, (ann, bob) = open_room(server, WYBI, "Ann", "Bob")
 
         async def scenario() -> None:
-            host = await attach(server, code, ann["token"])
-            guest = await attach(server, code, bob["token"])
-            await start_with_bots(host, "greedy")
-            await asyncio.gather(
-                play_first_legal(host, 0, "ann-", stop=lambda s: s["pending"] == [2]),
-                play_first_legal(guest, 1, "bob-", stop=lambda s: s["pending"] == [2]),
-            )
+            host, guest = await to_the_bot(server, code, ann["token"], bob["token"])
             # each time the bot thinks about its roll, the room moves on: Bob goes and his
             # grace runs out (a new version), then he comes back before the next question
             for times in range(3):
