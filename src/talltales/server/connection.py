@@ -94,8 +94,9 @@ class Connection(ABC):
                     await self.close_within(self.close_code)
                     return
                 self.queued_bytes -= len(data)
-                try:
-                    await asyncio.wait_for(self.transmit(data), self.send_timeout)
+                try:  # asyncio.timeout, not wait_for: no task made per message sent
+                    async with asyncio.timeout(self.send_timeout):
+                        await self.transmit(data)
                 except TimeoutError:  # the client stopped reading
                     self.drop()
                     return

@@ -104,11 +104,17 @@ class SocketEndpoint:
         finally:
             self.guard.disconnect(who)
 
-    async def frame(self, websocket: WebSocket, conn: WsConnection, by: float | None) -> Message:
-        """The next frame; a disconnect when the client is dropped; TimeoutError past ``by``."""
+    async def frame(
+        self,
+        websocket: WebSocket,
+        conn: WsConnection,
+        by: float | None,
+        dropped: asyncio.Future[Any],
+    ) -> Message:
+        """The next frame; a disconnect when the client is dropped (``dropped``, one waiter
+        for the socket's life, not one per frame); TimeoutError past ``by``."""
         check = max(0.05, self.settings.ping_interval / 4)
         receiving = asyncio.ensure_future(websocket.receive())
-        dropped = asyncio.ensure_future(conn.dropped.wait())
         try:
             while True:
                 wait = check if by is None else min(check, max(0.0, by - time.monotonic()))
@@ -124,17 +130,27 @@ class SocketEndpoint:
                 elif by is not None and time.monotonic() >= by:
                     raise TimeoutError
         finally:
-            for task in (receiving, dropped):
-                task.cancel()
+            receiving.cancel()
 
     async def serve(self, websocket: WebSocket, conn: WsConnection) -> None:
         """Read frames until the socket ends."""
+        dropped = asyncio.ensure_future(conn.dropped.wait())
+        try:
+            await self.serve_frames(websocket, conn, dropped)
+        finally:
+            dropped.cancel()
+
+    async def serve_frames(
+        self, websocket: WebSocket, conn: WsConnection, dropped: asyncio.Future[Any]
+    ) -> None:
+        """Read and handle frames until the socket ends or the client is dropped."""
         settings = self.settings
         bucket = TokenBucket(settings.message_rate, settings.message_burst)
         hello_by = time.monotonic() + settings.hello_timeout  # from connecting, not per frame
         while not conn.closed:
+            by = hello_by if conn.room is None else None
             try:
-                frame = await self.frame(websocket, conn, hello_by if conn.room is None else None)
+                frame = await self.frame(websocket, conn, by, dropped)
             except TimeoutError:
                 conn.send(ErrorOut("hello-timeout", "say hello first"))
                 conn.finish()  # the writer sends the error, then closes
