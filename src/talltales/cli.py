@@ -49,7 +49,10 @@ app.add_typer(deck_app, name="deck")
 GameArg = Annotated[str, typer.Argument(metavar="GAME", help="A game id (see 'talltales games').")]
 SeatOpt = Annotated[
     list[str] | None,
-    typer.Option("--seat", help="human, or bot:random|greedy|search[:depth=N]; repeat per seat."),
+    typer.Option(
+        "--seat",
+        help="human, or bot:random|greedy|search[:depth=N]|smart[:skill=0-100]; repeat per seat.",
+    ),
 ]
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="A game option as key=value; repeat.")

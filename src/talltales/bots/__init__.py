@@ -1,4 +1,4 @@
-"""Game-independent bots: random, greedy (one ply) and search (expectimax over chance)."""
+"""Bots: random, greedy (one ply), search (expectimax over chance) and smart (a game's own)."""
 
 from __future__ import annotations
 
@@ -6,5 +6,15 @@ from talltales.bots.base import BOT_KINDS, Bot, BotSpecError, make_bot
 from talltales.bots.greedy import GreedyBot
 from talltales.bots.random import RandomBot
 from talltales.bots.search import SearchBot
+from talltales.bots.smart import SmartBot
 
-__all__ = ["BOT_KINDS", "Bot", "BotSpecError", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = [
+    "BOT_KINDS",
+    "Bot",
+    "BotSpecError",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "SmartBot",
+    "make_bot",
+]

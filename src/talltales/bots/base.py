@@ -9,7 +9,7 @@ from talltales.core.game import Game, Seat
 from talltales.core.prompt import Write
 from talltales.core.rng import Rng
 
-BOT_KINDS = ("random", "greedy", "search")
+BOT_KINDS = ("random", "greedy", "search", "smart")
 
 
 class BotSpecError(OptionsError):
@@ -44,6 +44,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     from talltales.bots.greedy import GreedyBot
     from talltales.bots.random import RandomBot
     from talltales.bots.search import SearchBot
+    from talltales.bots.smart import SmartBot
 
     kind, _, params = spec.partition(":")
     args: dict[str, int] = {}
@@ -59,6 +60,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             return GreedyBot(seed)
         case "search" if set(args) <= {"depth"}:
             return SearchBot(seed, **args)
-        case "random" | "greedy" | "search":
+        case "smart" if set(args) <= {"skill"} and args.get("skill", 0) <= 100:
+            return SmartBot(seed, **args)
+        case "random" | "greedy" | "search" | "smart":
             raise BotSpecError(f"bot {kind!r} takes no parameters {sorted(args)}")
     raise BotSpecError(f"no bot called {kind!r}; choose {', '.join(BOT_KINDS)}")

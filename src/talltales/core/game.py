@@ -234,6 +234,11 @@ class Game(ABC, Generic[S, A]):
     def facts(self, state: S) -> dict[str, Any]:
         """Named, JSON-ready facts about the state, for scenario expectations."""
 
+    def own_bot(self, seed: int, **params: int) -> Any | None:
+        """This game's own strongest bot (the 'smart' kind), if it has one; None: the
+        smart bot falls back to search."""
+        return None
+
     def describe(self, state: S, action: A) -> str:
         """A short human phrase for an action, for prompts and logs."""
         return msgspec.json.encode(action).decode()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from talltales.core.errors import IllegalAction, NotYourTurn
 from talltales.games.believe_it_or_not.cards import Kind
 from talltales.games.believe_it_or_not.state import (
-    MIN_BLUFF,
     Action,
     Answer,
     AskQuestion,
@@ -90,7 +89,5 @@ def _check_ask(state: State, action: Action, kind: Kind) -> None:
             raise IllegalAction(f"the card has {len(card.questions)} questions")
         case Say(statement=k) if k >= len(card.statements):
             raise IllegalAction(f"the card has {len(card.statements)} statements")
-        case Bluff(text=text) if len(text.strip()) < MIN_BLUFF:
-            raise IllegalAction(f"a bluff is a whole statement: at least {MIN_BLUFF} characters")
         case _:
             pass

@@ -283,6 +283,13 @@ class BelieveItOrNot(Game[State, Action]):
             "turns": state.turns,
         }
 
+    def own_bot(self, seed: int, **params: int) -> Any | None:
+        """The rulebook's strategy hints as a bot; ``skill`` (0-100) is how many facts it
+        remembers."""
+        from talltales.games.believe_it_or_not.bots import Sharp  # bots sit above rules
+
+        return Sharp(seed, skill=params.get("skill", 60) / 100)
+
     def describe(self, state: State, action: Action) -> str:
         """A short phrase for ``action``."""
         return prompts.describe(self.board, state, action)

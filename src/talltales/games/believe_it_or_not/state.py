@@ -12,7 +12,6 @@ from talltales.games.believe_it_or_not.cards import Card, Direction, Kind
 
 HAND = 5  # "Deal five cards face-down to each player"
 MAX_BLUFF = 200  # characters in a bluff: a sentence or two, as said aloud
-MIN_BLUFF = 12  # shorter is no statement at all
 
 
 class Phase(enum.StrEnum):
