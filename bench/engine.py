@@ -17,6 +17,7 @@ from rich.table import Table
 
 from talltales.bots import make_bot
 from talltales.core.game import CHANCE, Game
+from talltales.core.packs import choose_packs
 from talltales.core.registry import games
 from talltales.core.rng import Rng
 
@@ -47,11 +48,11 @@ def step(game: Game[Any, Any], state: Any, rng: Rng) -> None:
 
 def playouts(game: Game[Any, Any], players: int, seconds: float) -> tuple[float, float]:
     """Random games until ``seconds`` pass; returns (actions/s, games/s)."""
-    rng, options = Rng(1), game.options(None)
+    rng, options, packs = Rng(1), game.options(None), choose_packs(game)
     actions = finished = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
-        state = game.setup(players, options, finished)
+        state = game.setup(players, options, finished, packs)
         while game.outcome(state) is None:
             step(game, state, rng)
             actions += 1
@@ -61,10 +62,10 @@ def playouts(game: Game[Any, Any], players: int, seconds: float) -> tuple[float,
 
 def bot_speed(game: Game[Any, Any], spec: str, players: int, seconds: float) -> float:
     """Decisions per second of a bot seated everywhere (forced single choices not counted)."""
-    bot, rng, options = make_bot(spec, 1), Rng(2), game.options(None)
+    bot, rng, options, packs = make_bot(spec, 1), Rng(2), game.options(None), choose_packs(game)
     decisions, spent, seed = 0, 0.0, 0
     while spent < seconds:
-        state = game.setup(players, options, seed)
+        state = game.setup(players, options, seed, packs)
         seed += 1
         while game.outcome(state) is None and spent < seconds:
             pending = sorted(s for s in game.pending(state) if s >= 0)
@@ -83,20 +84,29 @@ def bot_speed(game: Game[Any, Any], spec: str, players: int, seconds: float) -> 
     return decisions / spent if spent else 0.0
 
 
+ANCHOR = "would-you-believe-it"  # the game every other game's speed is compared with
+
+
 def playout_table(seconds: float) -> Table:
-    """Random-playout throughput per game and player count."""
+    """Random-playout throughput per game and player count, and its ratio to the anchor
+    game's at the same player count (measured in this same run)."""
     table = Table(title=f"Random playouts, one core ({seconds:g} s each)")
-    for name in ("Game", "Players", "Actions/s", "Games/s", "Actions/game"):
+    for name in ("Game", "Players", "Actions/s", "Games/s", "Actions/game", f"vs {ANCHOR}"):
         table.add_column(name, justify="left" if name == "Game" else "right")
-    for game in games():
+    anchor: dict[int, float] = {}
+    for game in sorted(games(), key=lambda g: g.id != ANCHOR):
         for players in player_counts(game):
             per_action, per_game = playouts(game, players, seconds)
+            if game.id == ANCHOR:
+                anchor[players] = per_action
+            ratio = f"{per_action / anchor[players]:.2f}x" if players in anchor else "-"
             table.add_row(
                 game.id,
                 str(players),
                 f"{per_action:,.0f}",
                 f"{per_game:,.1f}",
                 f"{per_action / per_game:,.1f}" if per_game else "-",
+                ratio,
             )
     return table
 
@@ -108,7 +118,7 @@ def bot_table(seconds: float) -> Table:
         table.add_column(name, justify="left" if name in ("Game", "Bot") else "right")
     for game in games():
         players = max(2, game.min_players)
-        for spec in ("greedy", "search"):
+        for spec in ("greedy", "search", "smart"):
             rate = bot_speed(game, spec, players, seconds)
             ms = f"{1000 / rate:.2f}" if rate else "-"
             table.add_row(game.id, str(players), spec, f"{rate:,.0f}", ms)

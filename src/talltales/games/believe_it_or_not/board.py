@@ -69,6 +69,7 @@ class Board:
         self.size = len(self.spaces) + len(shortcuts)  # every position, shortcut spaces included
         self.entries = {s.entry: k for k, s in enumerate(shortcuts)}
         _check(self)
+        self._tables()
 
     def shortcut_space(self, k: int) -> int:
         """The position of shortcut ``k``'s own space."""
@@ -81,25 +82,25 @@ class Board:
 
     def ahead(self, position: int, *, through: bool = False) -> int:
         """The next space forward; from a shortcut entry, ``through`` enters the shortcut."""
-        shortcut = self.on_shortcut(position)
-        if shortcut is not None:
-            return shortcut.exit
         if through and position in self.entries:
             return self.shortcut_space(self.entries[position])
-        return min(position + 1, self.won)
+        return self._ahead[position]
 
     def back(self, position: int) -> int:
         """The previous space: off a shortcut space, back to its entry; never before START."""
-        shortcut = self.on_shortcut(position)
-        if shortcut is not None:
-            return shortcut.entry
-        return max(position - 1, 0)
+        return self._back[position]
 
     def progress(self, position: int) -> float:
         """How far along a pawn is, for "ahead of" and "nearest": a shortcut space sits
         just past its entry."""
-        shortcut = self.on_shortcut(position)
-        return shortcut.entry + 0.5 if shortcut is not None else float(position)
+        return self._progress[position]
+
+    def _tables(self) -> None:
+        """Each position's neighbours and progress, worked out once (pawns step a lot)."""
+        path = range(len(self.spaces))
+        self._ahead = [min(p + 1, self.won) for p in path] + [s.exit for s in self.shortcuts]
+        self._back = [max(p - 1, 0) for p in path] + [s.entry for s in self.shortcuts]
+        self._progress = [float(p) for p in path] + [s.entry + 0.5 for s in self.shortcuts]
 
     def space(self, position: int) -> Space | None:
         """The path space at ``position`` (None for a shortcut space)."""

@@ -34,12 +34,14 @@ def ahead_of(board: Board, state: State, seat: int) -> int:
 def shortcut_due(board: Board, state: State, motion: Motion) -> int | None:
     """The shortcut entry this forward move reaches with steps to spare and has not yet
     decided, if the pawn may use it ("The Shortcut": two or more pawns ahead)."""
-    if motion.steps <= 0 or not motion.eligible:
+    if motion.steps <= 0:
         return None
     position = state.pawns[motion.seat]
     for taken in range(motion.steps):
         if position in board.entries and position != motion.entry:
-            return position
+            if motion.eligible is None:  # counted once, when first needed
+                motion.eligible = motion.specials and ahead_of(board, state, motion.seat) >= 2
+            return position if motion.eligible else None
         if position == motion.entry and motion.through:
             return None  # the rest of the move runs through the shortcut
         position = board.ahead(position)
@@ -54,8 +56,6 @@ def run_motions(board: Board, state: State) -> list[Event]:
     events: list[Event] = []
     while state.motions and state.winner is None:
         motion = state.motions[0]
-        if motion.eligible is None:
-            motion.eligible = motion.specials and ahead_of(board, state, motion.seat) >= 2
         entry = shortcut_due(board, state, motion)
         if entry is not None:
             state.phase = Phase.SHORTCUT

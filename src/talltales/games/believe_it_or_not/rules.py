@@ -41,6 +41,19 @@ from talltales.games.believe_it_or_not.state import (
 )
 from talltales.games.believe_it_or_not.view import build_view
 
+_CATALOGS: dict[str, dict[str, Card]] = {}  # by pack digest: games share it, never mutate it
+
+
+def _catalog(pack: Pack[Any]) -> dict[str, Card]:
+    """The deck's cards by id, built once per pack (simulations set up thousands of games)."""
+    if pack.sha256 not in _CATALOGS:
+        _CATALOGS[pack.sha256] = {c.id: c for c in pack.cards}
+    return _CATALOGS[pack.sha256]
+
+
+ONLY = tuple(frozenset({seat}) for seat in range(6))  # pending sets, built once
+NOBODY: frozenset[Seat] = frozenset()
+
 
 class BelieveItOrNot(Game[State, Action]):
     """Race to the last space by asking, bluffing and claiming; meet a pawn and challenge."""
@@ -68,7 +81,7 @@ class BelieveItOrNot(Game[State, Action]):
         assert isinstance(options, Options)
         if len(packs) != 1:  # "Do not mix up the cards from one deck to another!"
             raise OptionsError("Believe It or Not! is played with exactly one deck at a time")
-        catalog = {c.id: c for c in packs[0].cards}
+        catalog = _catalog(packs[0])
         if len(catalog) < HAND * (players + 1):
             raise OptionsError(f"the deck has {len(catalog)} cards: too few for {players}")
         if options.first == "host" and options.first_seat >= players:
@@ -95,24 +108,23 @@ class BelieveItOrNot(Game[State, Action]):
     # --- decisions -------------------------------------------------------------------------
     def pending(self, state: State) -> frozenset[Seat]:
         """Who decides now: one seat, or every opponent free to dispute a claim."""
-        play = state.play
-        match state.phase:
-            case Phase.FIRST:
-                return frozenset({0})  # the host names the shortest player
-            case Phase.CHOOSE_CARD:
-                return frozenset({state.tern})
-            case Phase.TARGET | Phase.ASK if play is not None:
-                return frozenset({play.asker})
-            case Phase.ANSWER if play is not None and play.answerer is not None:
-                return frozenset({play.answerer})
-            case Phase.DISPUTE if play is not None:
+        phase, play = state.phase, state.play
+        if phase is Phase.CHOOSE_CARD:
+            return ONLY[state.tern]
+        if play is not None:  # the phases of a card in play, the commonest first
+            if phase is Phase.ASK or phase is Phase.TARGET:
+                return ONLY[play.asker]
+            if phase is Phase.ANSWER and play.answerer is not None:
+                return ONLY[play.answerer]
+            if phase is Phase.DISPUTE:
                 return frozenset(s for s in play.disputers if s not in play.passed)
-            case Phase.BONUS if play is not None and play.bonus_to is not None:
-                return frozenset({play.bonus_to})
-            case Phase.SHORTCUT if state.motions:
-                return frozenset({state.motions[0].seat})
-            case _:
-                return frozenset()
+            if phase is Phase.BONUS and play.bonus_to is not None:
+                return ONLY[play.bonus_to]
+        if phase is Phase.SHORTCUT and state.motions:
+            return ONLY[state.motions[0].seat]
+        if phase is Phase.FIRST:
+            return ONLY[0]  # the host names the shortest player
+        return NOBODY
 
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         """Every choice of a pending seat (for a bluff: suggestions from the card's hints)."""
@@ -165,35 +177,35 @@ class BelieveItOrNot(Game[State, Action]):
         """Apply a validated action and run its consequences up to the next decision."""
         state.now = max(state.now, now)
         board = self.board
-        match action:
-            case Shortest(seat=first):
-                state.tern, state.phase = first, Phase.CHOOSE_CARD
-                return [told_all("first", f"seat {first} is the shortest and plays first")]
+        match action:  # the commonest first: a random playout spends its time here
             case PlayCard(card=card):
                 return turns.play_card(board, state, seat, card)
-            case Target(seat=target):
-                return turns.target(state, target)
-            case AskQuestion(question=k):
-                return turns.ask_question(state, k)
+            case LetStand():
+                return turns.let_stand(board, state, seat)
+            case Believe(believe=yes):
+                return turns.believe(board, state, yes)
             case Say(statement=k):
                 assert state.play is not None
                 return turns.say(state, state.catalog[state.play.card].statements[k].text)
             case Bluff(text=text):
                 return turns.say(state, text)
-            case Claim(direction=direction, count=count):
-                return turns.claim(state, count if direction == "ahead" else -count, state.now)
+            case AskQuestion(question=k):
+                return turns.ask_question(state, k)
             case Answer(choice=choice):
                 return turns.answer(board, state, choice)
-            case Believe(believe=yes):
-                return turns.believe(board, state, yes)
+            case Claim(direction=direction, count=count):
+                return turns.claim(state, count if direction == "ahead" else -count, state.now)
+            case Target(seat=target):
+                return turns.target(state, target)
             case Dispute():
                 return turns.dispute(board, state, seat)
-            case LetStand():
-                return turns.let_stand(board, state, seat)
             case Bonus(choice=choice):
                 return turns.bonus(board, state, choice == "forward")
             case TakeShortcut(take=take):
                 return turns.shortcut(board, state, take)
+            case Shortest(seat=first):
+                state.tern, state.phase = first, Phase.CHOOSE_CARD
+                return [told_all("first", f"seat {first} is the shortest and plays first")]
 
     # --- time ------------------------------------------------------------------------------
     def deadline(self, state: State) -> int | None:

@@ -264,4 +264,5 @@ def _advance(state: State) -> int:
 
 
 def _keep_log(state: State, events: list[Event]) -> None:
-    state.log = [*state.log, *(e.text for e in events if e.public)][-LOG:]
+    if events:
+        state.log = [*state.log, *(e.text for e in events if e.public)][-LOG:]
