@@ -251,8 +251,8 @@ def threat(board: Board, state: State, seat: int) -> float:
 def unseen_cards(state: State, seat: int) -> list[str]:
     """The cards ``seat`` has not seen: everything but its hand, the face-up discards, its
     own face-down cards and the card in play if it is its own."""
-    seen = set(state.hands[seat]) | set(state.deck.discards)
-    seen |= {c for c, s in state.face_down.items() if s == seat}
+    down = {c for c, s in state.face_down.items() if s != seat}
+    seen = set(state.hands[seat]) | {c for c in state.deck.discards if c not in down}
     if state.play is not None and (state.play.asker == seat or state.play.revealed):
         seen.add(state.play.card)
     return [c for c in state.catalog if c not in seen]

@@ -11,6 +11,8 @@ the four.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from talltales.core import rng
 from talltales.core.game import Secret
 from talltales.games.believe_it_or_not.cards import Card, Kind
@@ -22,22 +24,38 @@ Slot = tuple[str, int]  # (where, index)
 
 
 class Fits:
-    """What a seat knows of a hidden slot: the card's possible types, asking and advance."""
+    """What a seat knows of a hidden slot: the card's possible types and, for the card in
+    play, the asking its target shows (left, right, or anyone when a target was chosen)."""
 
-    def __init__(self, kinds: tuple[Kind, ...] = (), card: Card | None = None) -> None:
+    def __init__(self, kinds: tuple[Kind, ...] = (), asks: tuple[str, ...] = ()) -> None:
         self.kinds = kinds
-        self.shown = (card.ask, card.advance) if card is not None else None
+        self.asks = asks
 
     def __call__(self, card: Card) -> bool:
         if self.kinds and card.kind not in self.kinds:
             return False
-        return self.shown is None or (card.ask, card.advance) == self.shown
+        return not self.asks or card.ask in self.asks
 
 
-def face_down_to(play: Play, seat: int | None) -> bool:
-    """Whether the card in play is unknown to ``seat``: face down, and not identified by
-    a question read out from it."""
-    return not play.revealed and seat != play.asker and play.question is None
+def play_fits(state: State, play: Play) -> Fits:
+    """What everybody knows of the card in play before it is turned up: its type as
+    shown (a bluff passes for a statement) and the asking its target reveals."""
+    kinds = TOLD if play.kind in TOLD else (play.kind,)
+    if play.kind is Kind.MOVEMENT or play.challenge or state.players == 2:
+        return Fits(kinds)  # aimed at the challenged, or with two players at the other one
+    if play.chosen:
+        return Fits(kinds, ("anyone",))
+    if play.answerer is None:  # still choosing: only an "ask anyone" card waits for a target
+        return Fits(kinds, ("anyone",))
+    side = "left" if play.answerer == (play.asker + 1) % state.players else "right"
+    return Fits(kinds, (side,))
+
+
+def face_down_to(state: State, play: Play, seat: int | None) -> bool:
+    """Whether the card in play is unknown to ``seat``: face down, not identified by a
+    question read out from it, and not yet among the face-down discards."""
+    hidden = not play.revealed and seat != play.asker and play.question is None
+    return hidden and play.card not in state.face_down
 
 
 def secrets(state: State) -> list[Secret]:
@@ -47,16 +65,30 @@ def secrets(state: State) -> list[Secret]:
         mine = frozenset({seat})
         found += [Secret(f"seat {seat} hand card {k}", c, mine) for k, c in enumerate(hand)]
     found += [Secret(f"draw pile card {k}", c) for k, c in enumerate(state.deck.pile)]
-    for card, seat in state.face_down.items():
-        found.append(Secret(f"face-down discard {card}", card, frozenset({seat})))
+    for k, card in enumerate(state.deck.discards):
+        if card in state.face_down:
+            knower = frozenset({state.face_down[card]})
+            found.append(Secret(f"face-down discard {k}", card, knower))
     play = state.play
     if play is not None and not play.revealed:
         asker = frozenset({play.asker})
         if play.question is not None:
             found.append(Secret("right answer in play", answer_label(state), asker))
         elif play.card not in state.face_down:
-            found.append(Secret("card in play", play.card, asker))
+            found.append(Secret("card in play", play.card, asker | _worked_out(state, play)))
     return found
+
+
+def _worked_out(state: State, play: Play) -> frozenset[int]:
+    """Seats for which only one unseen card fits the card in play: they know it."""
+    fits = play_fits(state, play)
+    knowing = set()
+    for seat in range(state.players):
+        if seat != play.asker:
+            unseen = _unseen(state, seat, True)
+            if sum(1 for c in unseen if fits(state.catalog[c])) == 1:
+                knowing.add(seat)
+    return frozenset(knowing)
 
 
 def resample(state: State, seat: int | None, seed: int, clone: State) -> State:
@@ -66,18 +98,17 @@ def resample(state: State, seat: int | None, seed: int, clone: State) -> State:
         if other != seat:
             slots += [((f"hand{other}", k), Fits()) for k in range(len(hand))]
     slots += [(("pile", k), Fits()) for k in range(len(state.deck.pile))]
-    knowers = sorted(s for s in state.face_down.values() if s != seat)
-    slots += [(("down", k), Fits((Kind.MOVEMENT,))) for k in range(len(knowers))]
+    down = [k for k, c in enumerate(state.deck.discards) if state.face_down.get(c, seat) != seat]
+    slots += [(("down", k), Fits((Kind.MOVEMENT,))) for k in down]
     play = state.play
-    hidden_play = play is not None and face_down_to(play, seat)
+    hidden_play = play is not None and face_down_to(state, play, seat)
     if play is not None and hidden_play:
-        kinds = TOLD if play.kind in TOLD else (play.kind,)
-        slots.insert(0, (("play", 0), Fits(kinds, state.catalog[play.card])))
+        slots.insert(0, (("play", 0), play_fits(state, play)))
     gen = rng.seed_state(seed)
     pool = sorted(_unseen(state, seat, hidden_play))
     gen = rng.shuffle(gen, pool)
     chosen: dict[Slot, str] = {}
-    for slot, fits in sorted(slots, key=lambda s: (s[1].shown is None, not s[1].kinds)):
+    for slot, fits in sorted(slots, key=lambda s: (not s[1].asks, not s[1].kinds)):
         pick = next(c for c in pool if fits(state.catalog[c]))  # the truth always fits
         pool.remove(pick)
         chosen[slot] = pick
@@ -85,9 +116,14 @@ def resample(state: State, seat: int | None, seed: int, clone: State) -> State:
         if other != seat:
             clone.hands[other] = [chosen[(f"hand{other}", k)] for k in range(len(hand))]
     clone.deck.pile = [chosen[("pile", k)] for k in range(len(clone.deck.pile))]
-    known = [(c, s) for c, s in state.face_down.items() if s == seat]
-    redrawn = [(chosen[("down", k)], s) for k, s in enumerate(knowers)]
-    clone.face_down = dict(sorted(known + redrawn))
+    for k in down:
+        clone.deck.discards[k] = chosen[("down", k)]
+    was = state.deck.discards
+    clone.face_down = {
+        card: state.face_down[was[k]]
+        for k, card in enumerate(clone.deck.discards)
+        if was[k] in state.face_down
+    }
     if clone.play is not None and hidden_play:
         clone.play.card = chosen[("play", 0)]
         clone.play.kind = clone.catalog[clone.play.card].kind
@@ -104,24 +140,15 @@ def _redraw_answer(clone: State, gen: int) -> int:
     card = clone.catalog[play.card]
     gen, correct = rng.below(gen, 4)
     questions = list(card.questions)
-    question = questions[play.question]
-    questions[play.question] = type(question)(
-        question.text, question.answers, correct, question.source
-    )
-    clone.catalog = {**clone.catalog, play.card: _with_questions(card, questions)}
+    questions[play.question] = replace(questions[play.question], correct=correct)
+    clone.changed = {play.card: replace(card, questions=questions)}
     return gen
-
-
-def _with_questions(card: Card, questions: list) -> Card:  # type: ignore[type-arg]
-    import msgspec
-
-    return msgspec.structs.replace(card, questions=questions)
 
 
 def _unseen(state: State, seat: int | None, hidden_play: bool) -> list[str]:
     cards = [c for other, hand in enumerate(state.hands) if other != seat for c in hand]
     cards += state.deck.pile
-    cards += [c for c, s in state.face_down.items() if s != seat]
+    cards += [c for c in state.deck.discards if state.face_down.get(c, seat) != seat]
     if hidden_play and state.play is not None:
         cards.append(state.play.card)
     return cards

@@ -40,7 +40,7 @@ def shortcut_due(board: Board, state: State, motion: Motion) -> int | None:
     for taken in range(motion.steps):
         if position in board.entries and position != motion.entry:
             if motion.eligible is None:  # counted once, when first needed
-                motion.eligible = motion.specials and ahead_of(board, state, motion.seat) >= 2
+                motion.eligible = ahead_of(board, state, motion.seat) >= 2
             return position if motion.eligible else None
         if position == motion.entry and motion.through:
             return None  # the rest of the move runs through the shortcut

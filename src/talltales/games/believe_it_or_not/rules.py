@@ -17,6 +17,7 @@ from talltales.core.prompt import Prompt
 from talltales.games.believe_it_or_not import hidden, prompts, turns
 from talltales.games.believe_it_or_not.board import Board, classic
 from talltales.games.believe_it_or_not.cards import Card, Kind
+from talltales.games.believe_it_or_not.catalogs import catalog_of, register
 from talltales.games.believe_it_or_not.checks import check
 from talltales.games.believe_it_or_not.overrides import apply_overrides
 from talltales.games.believe_it_or_not.state import (
@@ -40,16 +41,6 @@ from talltales.games.believe_it_or_not.state import (
     Target,
 )
 from talltales.games.believe_it_or_not.view import build_view
-
-_CATALOGS: dict[str, dict[str, Card]] = {}  # by pack digest: games share it, never mutate it
-
-
-def _catalog(pack: Pack[Any]) -> dict[str, Card]:
-    """The deck's cards by id, built once per pack (simulations set up thousands of games)."""
-    if pack.sha256 not in _CATALOGS:
-        _CATALOGS[pack.sha256] = {c.id: c for c in pack.cards}
-    return _CATALOGS[pack.sha256]
-
 
 ONLY = tuple(frozenset({seat}) for seat in range(6))  # pending sets, built once
 NOBODY: frozenset[Seat] = frozenset()
@@ -81,7 +72,8 @@ class BelieveItOrNot(Game[State, Action]):
         assert isinstance(options, Options)
         if len(packs) != 1:  # "Do not mix up the cards from one deck to another!"
             raise OptionsError("Believe It or Not! is played with exactly one deck at a time")
-        catalog = _catalog(packs[0])
+        digest = register(packs[0])
+        catalog = catalog_of(digest)
         if len(catalog) < HAND * (players + 1):
             raise OptionsError(f"the deck has {len(catalog)} cards: too few for {players}")
         if options.first == "host" and options.first_seat >= players:
@@ -91,7 +83,7 @@ class BelieveItOrNot(Game[State, Action]):
         for _ in range(players):
             gen, hand = deck.deal(gen, HAND, WhenEmpty.RESHUFFLE)
             hands.append(hand)
-        state = State(options, catalog, [0] * players, hands, deck, gen)
+        state = State(options, digest, [0] * players, hands, deck, gen)
         match options.first:
             case "random":
                 state.rng, state.tern = rng.below(state.rng, players)
@@ -176,6 +168,9 @@ class BelieveItOrNot(Game[State, Action]):
     def apply(self, state: State, seat: Seat, action: Action, now: int = 0) -> list[Event]:
         """Apply a validated action and run its consequences up to the next decision."""
         state.now = max(state.now, now)
+        return turns.keep_log(state, self._apply(state, seat, action))
+
+    def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:
         board = self.board
         match action:  # the commonest first: a random playout spends its time here
             case PlayCard(card=card):
@@ -287,7 +282,7 @@ class BelieveItOrNot(Game[State, Action]):
             "hands": [h[:] for h in state.hands],
             "hand_sizes": [len(h) for h in state.hands],
             "draw_pile": state.deck.size,
-            "discards": len(state.deck.discards) + len(state.face_down),
+            "discards": len(state.deck.discards),
             "challenges": [c[:] for c in state.challenges],
             "play": msgspec.to_builtins(play) if play is not None else None,
             "deadline": state.deadline,

@@ -9,6 +9,7 @@ import msgspec
 
 from talltales.core.deck import Deck
 from talltales.games.believe_it_or_not.cards import Card, Direction, Kind
+from talltales.games.believe_it_or_not.catalogs import catalog_of
 
 HAND = 5  # "Deal five cards face-down to each player"
 MAX_BLUFF = 200  # characters in a bluff: a sentence or two, as said aloud
@@ -142,6 +143,7 @@ class Play(msgspec.Struct):
     kind: Kind
     challenge: bool = False  # drawn from the pile in a challenge, aimed at the challenged
     answerer: int | None = None
+    chosen: bool = False  # the asker chose the answerer (an "ask anyone" card)
     question: int | None = None
     said: str = ""  # the statement or bluff as told
     claim: int = 0  # a movement claim: spaces, negative for back
@@ -159,7 +161,6 @@ class Motion(msgspec.Struct):
 
     seat: int
     steps: int
-    specials: bool = True  # whether the space it lands on acts (not for speed-up pushes)
     eligible: bool | None = None  # may use a shortcut: two or more pawns ahead at its start
     entry: int = -1  # the shortcut entry where the mover has decided
     through: bool = False  # ...and the decision: take it
@@ -169,7 +170,7 @@ class State(msgspec.Struct):
     """The whole table."""
 
     options: Options
-    catalog: dict[str, Card]  # every card of the deck, by id (public content, never changes)
+    deck_id: str  # the digest of the deck's pack: its cards are looked up by it
     pawns: list[int]  # each seat's position (0 START)
     hands: list[list[str]]
     deck: Deck
@@ -179,12 +180,19 @@ class State(msgspec.Struct):
     play: Play | None = None
     motions: list[Motion] = []
     challenges: list[list[int]] = []  # [challenger, challenged], waiting their turn
-    face_down: dict[str, int] = {}  # discards nobody saw but who played them (undisputed)
+    face_down: dict[str, int] = {}  # discards only their player saw (undisputed claims)
     winner: int | None = None
     now: int = 0
     deadline: int | None = None
     turns: int = 0  # plays finished, challenges included
     log: list[str] = []  # the last few things that happened, for the table
+    changed: dict[str, Card] = {}  # cards a resample redrew (a question's right answer)
+
+    @property
+    def catalog(self) -> dict[str, Card]:
+        """Every card of the deck, by id (public content)."""
+        cards = catalog_of(self.deck_id)
+        return {**cards, **self.changed} if self.changed else cards
 
     @property
     def players(self) -> int:

@@ -60,7 +60,7 @@ def play_card(board: Board, state: State, seat: int, card_id: str) -> list[Event
 def target(state: State, seat: int) -> list[Event]:
     """An "Ask Anyone" card is aimed at ``seat``."""
     assert state.play is not None
-    state.play.answerer = seat
+    state.play.answerer, state.play.chosen = seat, True
     state.phase = Phase.ASK
     return [told_all("target", f"seat {state.play.asker} asks seat {seat}", seat=seat)]
 
@@ -162,7 +162,6 @@ def let_stand(board: Board, state: State, seat: int | None) -> list[Event]:
             return events
     state.deadline = None
     state.motions.append(Motion(play.asker, play.claim))
-    state.face_down[play.card] = play.asker
     told_owner = told([play.asker], "undisputed", "nobody disputed: your card stays secret")
     return [*events, told_owner, *settle(board, state)]
 
@@ -211,7 +210,6 @@ def settle(board: Board, state: State) -> list[Event]:
         else:
             _begin_turn(state)
             break
-    _keep_log(state, events)
     return events
 
 
@@ -221,13 +219,13 @@ def _finish_play(state: State) -> list[Event]:
     assert play is not None
     state.play = None
     state.turns += 1
-    if play.card not in state.face_down:
-        state.deck.discard(play.card)
+    state.deck.discard(play.card)  # face down or up, every card goes on the discard pile
+    if play.kind is Kind.MOVEMENT and not play.revealed:
+        state.face_down[play.card] = play.asker  # undisputed: only its player saw it
     if play.challenge:
         return []
     if not state.hands[play.asker]:  # Replenishing Your Hand: all five played, take five
-        state.rng, drawn = state.deck.deal(state.rng, HAND, WhenEmpty.RESHUFFLE)
-        state.hands[play.asker] = drawn
+        state.hands[play.asker] = deal(state, HAND)
     state.tern = (state.tern + 1) % state.players
     return [told_all("tern", f"the tern token passes to seat {state.tern}", seat=state.tern)]
 
@@ -238,7 +236,8 @@ def _start_challenge(state: State, events: list[Event]) -> bool:
     challenger, challenged = state.challenges.pop(0)
     if state.pawns[challenger] != state.pawns[challenged] or state.pawns[challenger] == 0:
         return False
-    state.rng, card_id = state.deck.draw(state.rng, WhenEmpty.RESHUFFLE)
+    drawn = deal(state, 1)
+    card_id = drawn[0] if drawn else None
     if card_id is None:
         events.append(told_all("no-card", "no card is left to draw: the challenge lapses"))
         return False
@@ -254,8 +253,17 @@ def _begin_turn(state: State) -> None:
     """The tern holder plays next; an empty hand (the deck ran dry) draws first."""
     seat = state.tern
     if not state.hands[seat]:
-        state.rng, state.hands[seat] = state.deck.deal(state.rng, HAND, WhenEmpty.RESHUFFLE)
+        state.hands[seat] = deal(state, HAND)
     state.phase = Phase.CHOOSE_CARD
+
+
+def deal(state: State, count: int) -> list[str]:
+    """Draw ``count`` cards, reshuffling the discards into a new pile when it runs out
+    ("Replenishing Your Hand"); face-down discards shuffled back are nobody's secret now."""
+    state.rng, drawn = state.deck.deal(state.rng, count, WhenEmpty.RESHUFFLE)
+    if state.face_down and not state.deck.discards:
+        state.face_down = {}
+    return drawn
 
 
 def _advance(state: State) -> int:
@@ -263,6 +271,9 @@ def _advance(state: State) -> int:
     return state.catalog[state.play.card].advance or 0
 
 
-def _keep_log(state: State, events: list[Event]) -> None:
-    if events:
-        state.log = [*state.log, *(e.text for e in events if e.public)][-LOG:]
+def keep_log(state: State, events: list[Event]) -> list[Event]:
+    """Keep the last few public happenings for the table screen; returns ``events``."""
+    public = [e.text for e in events if e.public]
+    if public:
+        state.log = [*state.log, *public][-LOG:]
+    return events

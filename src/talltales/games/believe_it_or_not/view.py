@@ -155,23 +155,21 @@ def play_view(state: State, play: Play, seat: int | None) -> PlayView:
     it is face up (its right answer only then)."""
     card = state.catalog[play.card]
     mine = seat == play.asker
+    shown = mine or play.revealed  # the card itself, face up to this seat
     question = None
     if play.question is not None:
         q = card.questions[play.question]
         correct = right_answer(q)
-        known = mine or play.revealed
         question = QuestionView(
-            q.text, list(q.answers), correct if known else "", q.source if known else ""
+            q.text, list(q.answers), correct if shown else "", q.source if shown else ""
         )
-    shown_as = {Kind.MOVEMENT: "movement", Kind.MULTIPLE_CHOICE: "multiple-choice"}.get(
-        card.kind, "statement"
-    )
+    shown_as = SHOWN_AS.get(card.kind, "statement")  # a bluff passes for a statement
     return PlayView(
         asker=play.asker,
         shown_as=shown_as,
         challenge=play.challenge,
         answerer=play.answerer,
-        advance=card.advance or 0,
+        advance=(card.advance or 0) if shown or play.question is not None else 0,
         question=question,
         said=play.said,
         claim=play.claim,
@@ -179,7 +177,7 @@ def play_view(state: State, play: Play, seat: int | None) -> PlayView:
         passed=list(play.passed),
         disputer=play.disputer,
         verdict=play.verdict,
-        card=card_view(card) if mine or play.revealed else None,
+        card=card_view(card) if shown else None,
         bonus_to=play.bonus_to,
     )
 
@@ -205,7 +203,7 @@ def build_view(board: Board, state: State, seat: int | None, pending: list[int])
         hand=hand,
         hand_sizes=[len(h) for h in state.hands],
         draw_pile=state.deck.size,
-        discards=len(state.deck.discards) + len(state.face_down),
+        discards=len(state.deck.discards),
         play=play_view(state, state.play, seat) if state.play is not None else None,
         challenges=len(state.challenges),
         deadline=state.deadline,
