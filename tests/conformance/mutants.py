@@ -1,4 +1,4 @@
-"""Mutants: the fixture game and Would You Believe It!, each with one planted leak.
+"""Mutants: the fixture game and two real games, each with one planted leak.
 
 A check that never fails proves nothing. Each mutant below differs from its real game in
 one place, leaking one way, and test_mutants.py runs the conformance checks on it: the
@@ -20,6 +20,12 @@ from talltales.core import rng
 from talltales.core.game import Event, Game, Seat, told_all
 from talltales.core.prompt import Option, Prompt
 from talltales.core.prompt import Vote as VotePrompt
+from talltales.games.believe_it_or_not.rules import BelieveItOrNot
+from talltales.games.believe_it_or_not.state import Claim as BionClaim
+from talltales.games.believe_it_or_not.state import State as BionState
+from talltales.games.believe_it_or_not.turns import right_answer
+from talltales.games.believe_it_or_not.view import QuestionView, card_view
+from talltales.games.believe_it_or_not.view import View as BionView
 from talltales.games.would_you_believe_it.rules import WouldYouBelieveIt
 from talltales.games.would_you_believe_it.state import State as WybiState
 from talltales.games.would_you_believe_it.view import View as WybiView
@@ -192,6 +198,58 @@ class AnswersKept(FibOff):
         return other
 
 
+# --- Believe It or Not! ----------------------------------------------------------------------
+
+
+class BionNeighbourHand(BelieveItOrNot):
+    """A seat's view shows the next seat's hand as its own."""
+
+    def view(self, state: BionState, seat: Seat | None) -> msgspec.Struct:
+        view = super().view(state, seat)
+        if seat is None or not isinstance(view, BionView):
+            return view
+        neighbour = (seat + 1) % state.players
+        hand = [card_view(state.catalog[c]) for c in state.hands[neighbour]]
+        return msgspec.structs.replace(view, hand=hand)
+
+
+class BionAnswerOnTable(BelieveItOrNot):
+    """The question in play shows its right answer to everyone before it is answered."""
+
+    def view(self, state: BionState, seat: Seat | None) -> msgspec.Struct:
+        view = super().view(state, seat)
+        play = state.play
+        if not isinstance(view, BionView) or play is None or play.question is None:
+            return view
+        question = state.catalog[play.card].questions[play.question]
+        shown = QuestionView(question.text, list(question.answers), right_answer(question))
+        assert view.play is not None
+        return msgspec.structs.replace(
+            view, play=msgspec.structs.replace(view.play, question=shown)
+        )
+
+
+class BionClaimToldAll(BelieveItOrNot):
+    """A movement claim is announced with the face-down card it was made from."""
+
+    def apply(self, state: BionState, seat: Seat, action: Any, now: int = 0) -> list[Event]:
+        card = state.play.card if state.play is not None else ""
+        events = super().apply(state, seat, action, now)
+        if isinstance(action, BionClaim):
+            events.append(told_all("card", f"the card was {card}"))
+        return events
+
+
+class BionPlayKept(BelieveItOrNot):
+    """resample_hidden redraws everything but the card in play (a bluff stays a bluff)."""
+
+    def resample_hidden(self, state: BionState, seat: Seat | None, seed: int) -> BionState:
+        other = super().resample_hidden(state, seat, seed)
+        if state.play is not None and other.play is not None:
+            other.play.card, other.play.kind = state.play.card, state.play.kind
+        return other
+
+
 # --- the table --------------------------------------------------------------------------------
 
 
@@ -239,6 +297,10 @@ MUTANTS: tuple[Mutant, ...] = tuple(
         ("fib-resample-from-truth", FibResampleFromTruth, 5, CANONICAL, (BOTS,)),
         ("votes-kept", VotesKept, 3, REDRAWS, ()),
         ("answers-kept", AnswersKept, 3, REDRAWS, (CANONICAL,)),
+        ("bion-neighbour-hand", BionNeighbourHand, 3, SECRETS, (KEEPS,)),
+        ("bion-answer-on-table", BionAnswerOnTable, 3, SECRETS, ()),
+        ("bion-claim-told-all", BionClaimToldAll, 3, SECRETS, (EVENTS,)),
+        ("bion-play-kept", BionPlayKept, 3, REDRAWS, (CANONICAL,)),
     )
 )
 

@@ -123,16 +123,15 @@ class Game(ABC, Generic[S, A]):
         """
 
     def pack_files(self) -> list[Traversable]:
-        """The pack files this game ships: ``packs/*.toml|json`` beside its module."""
-        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
-        try:
-            folder = resources.files(package) / "packs"
-        except (ModuleNotFoundError, TypeError):
-            return []
-        if not folder.is_dir():
-            return []
-        found = [f for f in folder.iterdir() if f.name.endswith((".toml", ".json"))]
-        return sorted(found, key=lambda f: f.name)
+        """The pack files this game ships: ``packs/*.toml|json`` beside its module (or, for
+        a subclass defined elsewhere, beside the nearest base class that has them)."""
+        for cls in type(self).__mro__:
+            if cls is Game or not issubclass(cls, Game):
+                break
+            found = _packs_beside(cls.__module__)
+            if found:
+                return found
+        return []
 
     def override(self, state: S, overrides: dict[str, Any]) -> None:
         """Set up a position for a scenario (layout, who stands where)."""
@@ -242,3 +241,16 @@ class Game(ABC, Generic[S, A]):
     def describe(self, state: S, action: A) -> str:
         """A short human phrase for an action, for prompts and logs."""
         return msgspec.json.encode(action).decode()
+
+
+def _packs_beside(module: str) -> list[Traversable]:
+    """The pack files in the ``packs`` folder of ``module``'s package."""
+    package = module.rpartition(".")[0] or module
+    try:
+        folder = resources.files(package) / "packs"
+    except (ModuleNotFoundError, TypeError):
+        return []
+    if not folder.is_dir():
+        return []
+    found = [f for f in folder.iterdir() if f.name.endswith((".toml", ".json"))]
+    return sorted(found, key=lambda f: f.name)

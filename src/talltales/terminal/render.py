@@ -229,4 +229,5 @@ def _spread_cells(score: Spread) -> list[str]:
 
 
 def _load_builtin() -> None:
+    import talltales.terminal.believe_board
     import talltales.terminal.boards  # noqa: F401  (registers the shipped boards and views)

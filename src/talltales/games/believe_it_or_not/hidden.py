@@ -59,53 +59,85 @@ def face_down_to(state: State, play: Play, seat: int | None) -> bool:
 
 
 def secrets(state: State) -> list[Secret]:
-    """Every hidden card and who may see it, the right answer in play, the generator."""
+    """Every hidden card and who may know it, the right answer in play, the generator.
+
+    A card a seat can work out by elimination (the one unseen card that fits) counts as
+    known to it; one the table itself can work out is no secret at all."""
     found = [Secret("generator", f"rng:{state.rng}")]
+    public = known_slots(state, None)
+    knows = [known_slots(state, seat) for seat in range(state.players)]
+
+    def secret(what: str, slot: Slot, card: str, owner: int | None = None) -> None:
+        if slot not in public:
+            seats = {s for s in range(state.players) if slot in knows[s] or s == owner}
+            found.append(Secret(what, card, frozenset(seats)))
+
     for seat, hand in enumerate(state.hands):
-        mine = frozenset({seat})
-        found += [Secret(f"seat {seat} hand card {k}", c, mine) for k, c in enumerate(hand)]
-    found += [Secret(f"draw pile card {k}", c) for k, c in enumerate(state.deck.pile)]
+        for k, card in enumerate(hand):
+            secret(f"seat {seat} hand card {k}", (f"hand{seat}", k), card, seat)
+    for k, card in enumerate(state.deck.pile):
+        secret(f"draw pile card {k}", ("pile", k), card)
     for k, card in enumerate(state.deck.discards):
         if card in state.face_down:
-            knower = frozenset({state.face_down[card]})
-            found.append(Secret(f"face-down discard {k}", card, knower))
+            secret(f"face-down discard {k}", ("down", k), card, state.face_down[card])
     play = state.play
     if play is not None and not play.revealed:
-        asker = frozenset({play.asker})
         if play.question is not None:
+            asker = frozenset({play.asker})
             found.append(Secret("right answer in play", answer_label(state), asker))
-        elif play.card not in state.face_down:
-            found.append(Secret("card in play", play.card, asker | _worked_out(state, play)))
+        else:
+            secret("card in play", ("play", 0), play.card, play.asker)
     return found
 
 
-def _worked_out(state: State, play: Play) -> frozenset[int]:
-    """Seats for which only one unseen card fits the card in play: they know it."""
-    fits = play_fits(state, play)
-    knowing = set()
-    for seat in range(state.players):
-        if seat != play.asker:
-            unseen = _unseen(state, seat, True)
-            if sum(1 for c in unseen if fits(state.catalog[c])) == 1:
-                knowing.add(seat)
-    return frozenset(knowing)
-
-
-def resample(state: State, seat: int | None, seed: int, clone: State) -> State:
-    """``clone`` (a copy of ``state``) with everything ``seat`` cannot see redrawn."""
+def hidden_slots(state: State, seat: int | None) -> tuple[list[tuple[Slot, Fits]], list[str]]:
+    """The places of the cards ``seat`` cannot see, what it knows of each, and the cards
+    that fill them (in no meaningful order)."""
     slots: list[tuple[Slot, Fits]] = []
     for other, hand in enumerate(state.hands):
         if other != seat:
             slots += [((f"hand{other}", k), Fits()) for k in range(len(hand))]
     slots += [(("pile", k), Fits()) for k in range(len(state.deck.pile))]
-    down = [k for k, c in enumerate(state.deck.discards) if state.face_down.get(c, seat) != seat]
-    slots += [(("down", k), Fits((Kind.MOVEMENT,))) for k in down]
+    for k, card in enumerate(state.deck.discards):
+        if state.face_down.get(card, seat) != seat:
+            slots.append((("down", k), Fits((Kind.MOVEMENT,))))
     play = state.play
     hidden_play = play is not None and face_down_to(state, play, seat)
     if play is not None and hidden_play:
         slots.insert(0, (("play", 0), play_fits(state, play)))
+    return slots, _unseen(state, seat, hidden_play)
+
+
+def known_slots(state: State, seat: int | None) -> set[Slot]:
+    """Hidden places whose card ``seat`` can work out: a constraint only one card meets,
+    or the last free place once the constrained ones have taken the cards they must."""
+    slots, pool = hidden_slots(state, seat)
+    catalog = state.catalog
+    groups: dict[tuple[tuple[Kind, ...], tuple[str, ...]], list[Slot]] = {}
+    free = []
+    for slot, fits in slots:
+        if fits.kinds or fits.asks:
+            groups.setdefault((fits.kinds, fits.asks), []).append(slot)
+        else:
+            free.append(slot)
+    known, forced = set(), set()
+    for (kinds, asks), members in groups.items():
+        fits = Fits(kinds, asks)
+        fitting = [c for c in pool if fits(catalog[c])]
+        if len(fitting) == len(members):
+            forced |= set(fitting)
+            if len(members) == 1:
+                known.add(members[0])
+    if len(free) == 1 and len(pool) - len(forced) == 1:
+        known.add(free[0])
+    return known
+
+
+def resample(state: State, seat: int | None, seed: int, clone: State) -> State:
+    """``clone`` (a copy of ``state``) with everything ``seat`` cannot see redrawn."""
+    slots, unseen = hidden_slots(state, seat)
     gen = rng.seed_state(seed)
-    pool = sorted(_unseen(state, seat, hidden_play))
+    pool = sorted(unseen)
     gen = rng.shuffle(gen, pool)
     chosen: dict[Slot, str] = {}
     for slot, fits in sorted(slots, key=lambda s: (not s[1].asks, not s[1].kinds)):
@@ -116,15 +148,17 @@ def resample(state: State, seat: int | None, seed: int, clone: State) -> State:
         if other != seat:
             clone.hands[other] = [chosen[(f"hand{other}", k)] for k in range(len(hand))]
     clone.deck.pile = [chosen[("pile", k)] for k in range(len(clone.deck.pile))]
-    for k in down:
-        clone.deck.discards[k] = chosen[("down", k)]
     was = state.deck.discards
+    for slot in chosen:
+        if slot[0] == "down":
+            clone.deck.discards[slot[1]] = chosen[slot]
     clone.face_down = {
         card: state.face_down[was[k]]
         for k, card in enumerate(clone.deck.discards)
         if was[k] in state.face_down
     }
-    if clone.play is not None and hidden_play:
+    play = state.play
+    if clone.play is not None and ("play", 0) in chosen:
         clone.play.card = chosen[("play", 0)]
         clone.play.kind = clone.catalog[clone.play.card].kind
     if play is not None and not play.revealed and play.question is not None and seat != play.asker:
