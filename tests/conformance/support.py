@@ -239,6 +239,7 @@ def tag_field(game: Game[Any, Any]) -> str:
 
 
 @functools.cache
+@functools.cache  # the same for every player count's check: worked out once per game
 def action_pool(game: Game[Any, Any]) -> tuple[Any, ...]:
     """Well-formed actions this game produces: every advised and chance action seen in a few
     random games at every player count, one of each (by JSON), sorted by JSON."""

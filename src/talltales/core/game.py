@@ -97,6 +97,9 @@ class Game(ABC, Generic[S, A]):
     options_type: ClassVar[type[msgspec.Struct]]
     card_type: ClassVar[type[msgspec.Struct] | None] = None  # schema of content packs, if any
     default_packs: ClassVar[tuple[str, ...]] = ()  # shipped pack ids used when none is chosen
+    # the action tags that carry typed text (Write prompts); None: any action with a text
+    # field might, so Match builds the prompt to check it
+    writes: ClassVar[tuple[str, ...] | None] = None
 
     # --- setup -------------------------------------------------------------------------
     def options(self, raw: dict[str, Any] | None = None) -> Any:

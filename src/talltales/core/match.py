@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
@@ -27,6 +28,12 @@ A = TypeVar("A")
 MAX_ACTION_BYTES = 64 * 1024
 
 
+@functools.cache
+def _decoder(action_type: Any) -> msgspec.json.Decoder[Any]:
+    """One JSON decoder per action type: building one for a union costs more than decoding."""
+    return msgspec.json.Decoder(action_type)
+
+
 def decode_action(game: Game[Any, A], raw: object) -> A:
     """Turn JSON text, bytes or builtins into the game's typed action, or refuse it."""
     try:
@@ -36,7 +43,7 @@ def decode_action(game: Game[Any, A], raw: object) -> A:
             size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
             if size > MAX_ACTION_BYTES:
                 raise MalformedAction(f"action is larger than {MAX_ACTION_BYTES} bytes")
-            return msgspec.json.decode(raw, type=game.action_type)  # type: ignore[no-any-return]
+            return _decoder(game.action_type).decode(raw)  # type: ignore[no-any-return]
     except (msgspec.ValidationError, msgspec.DecodeError, TypeError) as exc:
         raise MalformedAction(f"cannot read that action: {exc}") from exc
     raise MalformedAction(f"cannot read an action from {type(raw).__name__}")
@@ -197,6 +204,8 @@ def typed_text(game: Game[S, A], state: S, seat: Seat, action: object) -> str | 
     the limit (None: the action types nothing). Live play and replays check alike."""
     raw = action if isinstance(action, dict) else msgspec.to_builtins(action)
     texts = isinstance(raw, dict) and any(isinstance(v, str) for k, v in raw.items() if k != "type")
+    if game.writes is not None and isinstance(raw, dict) and raw.get("type") not in game.writes:
+        return None  # the game says which actions carry typed text: not this one
     if not texts:
         return None  # nothing typed in it (the tag aside): no prompt built on the hot path
     return check_text(game.prompt(state, seat), raw)

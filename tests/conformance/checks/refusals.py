@@ -269,12 +269,16 @@ def check_write_prompts_limit_text(
     """Where a pending seat is asked to write (a Write prompt), Match refuses a text over
     the prompt's limit (text-too-long) and an empty or blank one (empty-text), changing
     nothing; a text of exactly the limit passes those checks. Games that never ask for text
-    never refuse text."""
+    never refuse text. A game declaring ``writes`` asks for text only in those actions."""
     for seed in seeds:
         for moment in sampled(walk(game, players, seed), 0.3, seed):
             for seat in sorted(moment.match.pending()):
                 prompt = moment.match.prompt(seat)
                 if isinstance(prompt, Write):
+                    declared = game.writes
+                    assert declared is None or prompt.action.get("type") in declared, (
+                        f"{game.id}: a Write prompt for {prompt.action} but writes={declared}"
+                    )
                     _check_write(fork(moment.match), seat, prompt)
 
 

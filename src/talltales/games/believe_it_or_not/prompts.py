@@ -40,10 +40,13 @@ def card_label(card: Card) -> str:
     return f"{kind_name(card.kind)} · ask {card.ask} · {card.advance} {spaces}"
 
 
+EXAMPLES = 2  # suggested bluffs per card: a start for people stuck for words
+
+
 def bluff_examples(card: Card) -> list[str]:
     """Bluffs built from HINT #1, each blank filled with one of the card's fillers."""
     examples = []
-    for k in range(max((len(f) for f in card.fills), default=0)):
+    for k in range(min(EXAMPLES, max((len(f) for f in card.fills), default=0))):
         text = card.hint1
         for fillers in card.fills:
             text = text.replace(BLANK, fillers[k % len(fillers)], 1)

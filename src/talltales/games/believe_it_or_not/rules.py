@@ -59,6 +59,7 @@ class BelieveItOrNot(Game[State, Action]):
     options_type = Options
     card_type = Card
     default_packs = ("first-deck",)
+    writes = ("bluff",)
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board or classic()
