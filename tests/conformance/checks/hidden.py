@@ -23,7 +23,7 @@ from ..support import Snap, differing_fields, encode, encode_state, picked, seat
 REDRAWS = 12  # resamples in which every hidden secret must change at least once
 RETRIES = 8  # ...and, before failing, 8 times as many: a two-valued secret stays put in
 # 1 of 2**12 tries, which over hundreds of secrets would fail an honest game now and then
-BOT_KINDS = ("random", "greedy", "search:depth=2")
+BOT_KINDS = ("random", "greedy", "search:depth=2", "smart")
 BRANCHES = 4  # actions tried per pending seat when comparing events
 LOOKS = 12  # states looked at closely per random game, however long it is
 TWINS = 3  # states a seat cannot tell from the truth, each asked of every bot kind

@@ -99,3 +99,12 @@ def test_a_pack_file_names_the_card_at_fault(tmp_path: Path) -> None:
     )
     with pytest.raises(ContentError, match='card "st-9"'):
         load_pack(bad, Card, "believe-it-or-not")
+
+
+def test_one_deck_at_a_time() -> None:
+    from talltales.core.errors import OptionsError
+
+    with pytest.raises(OptionsError, match="exactly one deck"):
+        GAME.setup(2, GAME.options({}), 1, [DECK, DECK])
+    with pytest.raises(OptionsError, match="exactly one deck"):
+        GAME.setup(2, GAME.options({}), 1, [])
