@@ -75,7 +75,8 @@ def card_line(card: CardView) -> Text:
     if card.kind == "movement":
         return Text(f"Movement: move {card.count} {card.direction}", style="bold")
     title = card.kind.replace("-", " ").title()
-    return Text(f"{title} · ask {card.ask} · {card.advance} spaces", style="bold")
+    spaces = "space" if card.advance == 1 else "spaces"
+    return Text(f"{title} · ask {card.ask} · {card.advance} {spaces}", style="bold")
 
 
 def play_lines(play: PlayView, names: Sequence[str]) -> list[RenderableType]:
