@@ -10,6 +10,11 @@ the test fixture game fib-off: Bob's phone half-way through writing a fake answe
 (generic-phone.png), and the table while everyone votes on the anonymous answers
 (generic-table.png).
 
+Last, Believe It or Not! with its own renderer: Ann and Bob on phones and two bots play until
+a phone is asked a multiple-choice question in mid-game, when the table shows the question,
+its four answers and the board (believe-it-or-not-table.png); then until Ann picks a card
+from a hand of four or five (believe-it-or-not-phone.png).
+
     uv run python tools/screenshots.py                  # writes docs/screenshots/*.png
     uv run python tools/screenshots.py --out /tmp/shots
 """
@@ -20,9 +25,11 @@ import argparse
 import contextlib
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +38,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fixture_game import FIB_OFF  # noqa: E402
 from server.harness import running, settings_for  # noqa: E402
 from web.flows import (  # noqa: E402
+    ROOM_CODE,
     add_bot,
     create_room,
     join_room,
@@ -46,6 +54,8 @@ from talltales.core.registry import register  # noqa: E402
 
 TABLE_SIZE = {"width": 1440, "height": 900}
 CARDS_BEFORE_THE_SHOT = 4
+SOFA_TABLE = {"width": 1280, "height": 800}  # Believe It or Not!'s table, as read from a sofa
+DISCARDS_BEFORE_THE_SHOT = 10
 
 
 def main() -> None:
@@ -84,8 +94,10 @@ def main() -> None:
             table.screenshot(path=out / "table.png")
             ann.screenshot(path=out / "phone.png")  # what the phone shows, no scrolling
             generic(browser, base, out, still)
+            believe_it_or_not(browser, base, out, still)
             browser.close()
-    for name in ("lobby", "table", "phone", "generic-phone", "generic-table"):
+    names = ("lobby", "table", "phone", "generic-phone", "generic-table")
+    for name in (*names, "believe-it-or-not-table", "believe-it-or-not-phone"):
         print(out / f"{name}.png")
 
 
@@ -118,6 +130,76 @@ def generic(browser: Browser, base: str, out: Path, still: dict[str, str]) -> No
     expect(table.locator("[data-key=answers]")).to_be_visible()
     table.wait_for_timeout(300)
     table.screenshot(path=out / "generic-table.png")
+
+
+def believe_it_or_not(browser: Browser, base: str, out: Path, still: dict[str, str]) -> None:
+    """Believe It or Not!: the table while a phone answers a question, then a phone's hand."""
+    ann = phone_context(browser, device_scale_factor=2, **still).new_page()
+    bob = phone_context(browser, **still).new_page()
+    table = table_context(browser, viewport=SOFA_TABLE, **still).new_page()
+    ann.goto(f"{base}/")
+    ann.get_by_test_id("create-game").select_option("believe-it-or-not")
+    ann.get_by_test_id("create-option-dispute_seconds").fill("3")
+    ann.get_by_test_id("create-name").fill("Ann")
+    ann.get_by_test_id("create-submit").click()
+    expect(ann.get_by_test_id("room-code")).to_have_text(ROOM_CODE)
+    code = ann.get_by_test_id("room-code").inner_text().strip()
+    join_room(bob, base, code, "Bob")
+    open_table(table, base, code)
+    add_bot(ann, 2)
+    add_bot(ann, 3)
+    start(ann)
+    discards = table.get_by_test_id("discards")
+
+    def asked_a_question(page: Page) -> bool:
+        question = page.locator(".boin-prompt-host:visible [data-testid=prompt-question]")
+        return question.count() > 0 and "Pick A, B, C or D" in (question.first.text_content() or "")
+
+    def mid_game() -> bool:
+        return int((discards.text_content() or "0").split()[0]) >= DISCARDS_BEFORE_THE_SHOT
+
+    answering = play_believe([ann, bob], lambda p: mid_game() and asked_a_question(p))
+    expect(table.get_by_test_id("question")).to_be_visible()
+    table.wait_for_timeout(300)
+    table.screenshot(path=out / "believe-it-or-not-table.png")
+    answering.locator("[data-testid=prompt] [data-testid=choice-0]").click()
+    choosing = ann.locator("[data-primary] [data-testid=hand] button:enabled")
+    play_believe([bob, ann], lambda p: p is ann and choosing.count() >= 4)  # a hand to show
+    ann.mouse.move(0, 0)  # a phone has no pointer hovering over a card
+    ann.wait_for_timeout(300)
+    ann.screenshot(path=out / "believe-it-or-not-phone.png")
+
+
+def play_believe(phones: list[Page], stop: Callable[[Page], bool], timeout: float = 180) -> Page:
+    """Phones answer what they are asked (the first choice, a tall tale, "let it stand")
+    until ``stop(phone)`` holds for one of them; that phone."""
+    deadline = time.monotonic() + timeout
+    turn = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise AssertionError("the game never reached the moment for the screenshot")
+        for page in phones:
+            if stop(page):
+                return page
+            turn += 1
+            with contextlib.suppress(PlaywrightError):
+                card = page.locator("[data-primary] [data-testid=hand] button:enabled").first
+                prompt = page.locator(".boin-prompt-host:visible [data-testid=prompt]")
+                if card.count():
+                    card.click(timeout=1000)
+                elif prompt.count():
+                    kind = prompt.get_attribute("data-kind", timeout=500)
+                    if kind == "write":
+                        tale = f"A tall tale number {turn}, believe it or not"
+                        page.get_by_test_id("write-text").fill(tale, timeout=1000)
+                        page.get_by_test_id("write-send").click(timeout=1000)
+                    elif kind in ("race", "verdict"):
+                        page.get_by_test_id("decline" if kind == "race" else "accept").click(
+                            timeout=1000
+                        )
+                    elif kind == "pick":
+                        prompt.locator("[data-testid=choice-0]:enabled").click(timeout=1000)
+        phones[0].wait_for_timeout(40)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +42,35 @@ from talltales.games.believe_it_or_not.state import (
     Target,
 )
 from talltales.games.believe_it_or_not.view import build_view
+
+# the choices, built once: random playouts and bots ask for them all the time
+ANSWERS = tuple(Answer(k) for k in range(4))
+BELIEFS = (Believe(True), Believe(False))
+DISPUTING = (Dispute(), LetStand())
+BONUSES = (Bonus("forward"), Bonus("back"))
+SHORTCUTS = (TakeShortcut(True), TakeShortcut(False))
+TARGETS = tuple(Target(s) for s in range(6))
+
+
+@functools.cache
+def _play(card_id: str) -> PlayCard:
+    return PlayCard(card_id)
+
+
+@functools.cache
+def _ask_actions(deck_id: str, card_id: str) -> tuple[Action, ...]:
+    """What the asker may do with the card in play."""
+    card = catalog_of(deck_id)[card_id]
+    match card.kind:
+        case Kind.MULTIPLE_CHOICE:
+            return tuple(AskQuestion(k) for k in range(len(card.questions)))
+        case Kind.STATEMENT:
+            return tuple(Say(k) for k in range(len(card.statements)))
+        case Kind.BLUFF:
+            return tuple(Bluff(t) for t in prompts.bluff_examples(card))
+        case Kind.MOVEMENT:
+            return tuple(prompts.CLAIMS)
+
 
 ONLY = tuple(frozenset({seat}) for seat in range(6))  # pending sets, built once
 NOBODY: frozenset[Seat] = frozenset()
@@ -125,38 +155,26 @@ class BelieveItOrNot(Game[State, Action]):
             return []
         play = state.play
         match state.phase:
+            case Phase.CHOOSE_CARD:
+                return [_play(c) for c in state.hands[seat]]
+            case Phase.ASK if play is not None:
+                return list(_ask_actions(state.deck_id, play.card))
+            case Phase.ANSWER if play is not None and play.question is not None:
+                return list(ANSWERS)
+            case Phase.ANSWER:
+                return list(BELIEFS)
+            case Phase.DISPUTE:
+                return list(DISPUTING)
+            case Phase.TARGET:
+                return [TARGETS[s] for s in range(state.players) if s != seat]
+            case Phase.BONUS:
+                return list(BONUSES)
+            case Phase.SHORTCUT:
+                return list(SHORTCUTS)
             case Phase.FIRST:
                 return [Shortest(s) for s in range(state.players)]
-            case Phase.CHOOSE_CARD:
-                return [PlayCard(c) for c in state.hands[seat]]
-            case Phase.TARGET:
-                return [Target(s) for s in range(state.players) if s != seat]
-            case Phase.ASK if play is not None:
-                return self._ask_actions(state, play.card)
-            case Phase.ANSWER if play is not None and play.question is not None:
-                return [Answer(k) for k in range(4)]
-            case Phase.ANSWER:
-                return [Believe(True), Believe(False)]
-            case Phase.DISPUTE:
-                return [Dispute(), LetStand()]
-            case Phase.BONUS:
-                return [Bonus("forward"), Bonus("back")]
-            case Phase.SHORTCUT:
-                return [TakeShortcut(True), TakeShortcut(False)]
             case _:
                 return []
-
-    def _ask_actions(self, state: State, card_id: str) -> list[Action]:
-        card = state.catalog[card_id]
-        match card.kind:
-            case Kind.MULTIPLE_CHOICE:
-                return [AskQuestion(k) for k in range(len(card.questions))]
-            case Kind.STATEMENT:
-                return [Say(k) for k in range(len(card.statements))]
-            case Kind.BLUFF:
-                return [Bluff(t) for t in prompts.bluff_examples(card)]
-            case Kind.MOVEMENT:
-                return list(prompts.CLAIMS)
 
     def prompt(self, state: State, seat: Seat) -> Prompt:
         """Typed prompts: picks, a bluff to write, a verdict, a race to dispute."""
@@ -251,12 +269,8 @@ class BelieveItOrNot(Game[State, Action]):
             pawns=state.pawns[:],
             hands=[h[:] for h in state.hands],
             deck=state.deck.copy(),
-            play=msgspec.structs.replace(
-                state.play, disputers=state.play.disputers[:], passed=state.play.passed[:]
-            )
-            if state.play is not None
-            else None,
-            motions=[msgspec.structs.replace(m) for m in state.motions],
+            play=play,  # the last play is never changed once finished: shared
+            motions=[replace(m) for m in state.motions],
             challenges=[c[:] for c in state.challenges],
             face_down=dict(state.face_down),
             log=state.log[:],

@@ -178,6 +178,7 @@ class State(msgspec.Struct):
     tern: int = 0  # who holds the tern token: the regular turn
     phase: Phase = Phase.CHOOSE_CARD
     play: Play | None = None
+    last: Play | None = None  # the card played before, as it was left (for the table)
     motions: list[Motion] = []
     challenges: list[list[int]] = []  # [challenger, challenged], waiting their turn
     face_down: dict[str, int] = {}  # discards only their player saw (undisputed claims)

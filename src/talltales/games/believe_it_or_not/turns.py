@@ -114,7 +114,14 @@ def answer(board: Board, state: State, choice: int) -> list[Event]:
     word = "right" if right else "wrong"
     text = f"seat {play.answerer} answers {LETTERS[choice]}: {word}. The {answer_label(state)}"
     state.motions.append(Motion(mover, _advance(state)))
-    event = told_all("answer", text, right=right, answer=answer_label(state))
+    event = told_all(
+        "answer",
+        text,
+        seat=play.answerer,
+        choice=LETTERS[choice],
+        right=right,
+        answer=answer_label(state),
+    )
     return [event, *settle(board, state)]
 
 
@@ -146,7 +153,10 @@ def dispute(board: Board, state: State, seat: int) -> list[Event]:
     truth = "the truth" if honest else "not the truth"
     text = f"seat {seat} disputes! The card says move {card.count} {word}: {truth}"
     state.motions.append(Motion(play.asker, card.moves))
-    return [told_all("dispute", text, seat=seat, honest=honest), *settle(board, state)]
+    event = told_all(
+        "dispute", text, seat=seat, honest=honest, direction=word, count=card.count or 0
+    )
+    return [event, *settle(board, state)]
 
 
 def let_stand(board: Board, state: State, seat: int | None) -> list[Event]:
@@ -217,7 +227,7 @@ def _finish_play(state: State) -> list[Event]:
     """Discard the card; after a regular turn, refill an empty hand and pass the token."""
     play = state.play
     assert play is not None
-    state.play = None
+    state.play, state.last = None, play
     state.turns += 1
     state.deck.discard(play.card)  # face down or up, every card goes on the discard pile
     if play.kind is Kind.MOVEMENT and not play.revealed:

@@ -100,6 +100,7 @@ class View(msgspec.Struct, frozen=True):
     draw_pile: int
     discards: int
     play: PlayView | None
+    last: PlayView | None  # the card played before, as it was left: face up if it was shown
     challenges: int  # challenges waiting to be played
     deadline: int | None
     shortcut: int | None  # the seat deciding on a shortcut
@@ -205,6 +206,7 @@ def build_view(board: Board, state: State, seat: int | None, pending: list[int])
         draw_pile=state.deck.size,
         discards=len(state.deck.discards),
         play=play_view(state, state.play, seat) if state.play is not None else None,
+        last=play_view(state, state.last, seat) if state.last is not None else None,
         challenges=len(state.challenges),
         deadline=state.deadline,
         shortcut=deciding,

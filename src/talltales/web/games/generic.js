@@ -348,7 +348,7 @@ class PhoneScreen {
       ? el("p", { class: "waiting", testid: "waiting" }, "Waiting for ",
         others.map((s, i) => [i ? (i === others.length - 1 ? " and " : ", ") : "", el("strong", {}, ctx.name(s))]), "…")
       : el("p", { class: "waiting", testid: "waiting" }, "Waiting for the game…");
-    return [sent, waiting];
+    return [sent, waiting].filter(Boolean);  // nothing sent yet: no empty entry (it would print "null")
   }
 }
 
