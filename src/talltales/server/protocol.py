@@ -50,7 +50,7 @@ class Start(_Command, frozen=True, tag="start"):
 
 
 class AddBot(_Command, frozen=True, tag="add-bot"):
-    """Host: seat a bot ('random', 'greedy', 'search')."""
+    """Host: seat a bot ('random', 'greedy', 'search', 'smart')."""
 
     bot: BotName = "search"
 

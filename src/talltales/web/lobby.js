@@ -7,6 +7,7 @@ import { optionControls } from "./options-form.js";
 const BOTS = [
   ["greedy", "Greedy bot (medium)"],
   ["search", "Search bot (hard)"],
+  ["smart", "Smart bot (plays this game's strategy)"],
   ["random", "Random bot (easy)"],
 ];
 
