@@ -132,6 +132,9 @@ def believe_it_or_not(view: msgspec.Struct, names: Sequence[str]) -> RenderableT
     parts.append(places)
     if view.play is not None:
         parts += play_lines(view.play, names)
+    elif view.last is not None:
+        parts.append(Text("The card before:", style="underline"))
+        parts += play_lines(view.last, names)
     if view.hand:
         parts.append(Text("Your hand:", style="underline"))
         parts += [card_line(c) for c in view.hand]
