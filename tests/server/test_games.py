@@ -31,7 +31,10 @@ from .players import Player
 from .support import QUICK_HANDS, frames, open_room, stored, until_room
 
 # Short timers so that the server's own clock closes the fixture game's timed phases.
-FAST_OPTIONS: dict[str, dict[str, Any]] = {"fib-off": {"write_ms": 250, "dispute_ms": 120}}
+FAST_OPTIONS: dict[str, dict[str, Any]] = {
+    "fib-off": {"write_ms": 250, "dispute_ms": 120},
+    "believe-it-or-not": {"dispute_seconds": 3},
+}
 GAME_IDS = sorted({g.id for g in games()} | {FIB_OFF.id})
 pytestmark = pytest.mark.usefixtures("fib_off")  # the fixture game is playable here
 

@@ -7,7 +7,7 @@ import { optionControls } from "./options-form.js";
 const BOTS = [
   ["greedy", "Greedy bot (medium)"],
   ["search", "Search bot (hard)"],
-  ["smart", "Smart bot (plays this game's strategy)"],
+  ["smart", "Smart bot (best)"],
   ["random", "Random bot (easy)"],
 ];
 

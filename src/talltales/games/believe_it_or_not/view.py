@@ -123,8 +123,9 @@ def board_view(board: Board) -> BoardView:
     return BoardView(layout.id, layout.title, layout.columns, layout.rows, board.won, spaces)
 
 
-def card_view(card: Card, *, answers: bool = True) -> CardView:
-    """A card face up; ``answers`` false leaves out which answer is right."""
+def card_view(card: Card, *, answers: bool = True, named: bool = True) -> CardView:
+    """A card face up; ``answers`` false leaves out which answer is right, ``named`` false
+    its id (a card gone back into the pile must not be traceable by it)."""
     questions = [
         QuestionView(
             q.text,
@@ -135,7 +136,7 @@ def card_view(card: Card, *, answers: bool = True) -> CardView:
         for q in card.questions
     ]
     return CardView(
-        id=card.id,
+        id=card.id if named else "",
         kind=str(card.kind),
         ask=card.ask or "",
         advance=card.advance or 0,
@@ -151,7 +152,7 @@ def card_view(card: Card, *, answers: bool = True) -> CardView:
     )
 
 
-def play_view(state: State, play: Play, seat: int | None) -> PlayView:
+def play_view(state: State, play: Play, seat: int | None, *, named: bool = True) -> PlayView:
     """The card in play: its player sees it; others see what was said, and the card once
     it is face up (its right answer only then)."""
     card = state.catalog[play.card]
@@ -178,7 +179,7 @@ def play_view(state: State, play: Play, seat: int | None) -> PlayView:
         passed=list(play.passed),
         disputer=play.disputer,
         verdict=play.verdict,
-        card=card_view(card) if shown else None,
+        card=card_view(card, named=named) if shown else None,
         bonus_to=play.bonus_to,
     )
 
@@ -206,7 +207,7 @@ def build_view(board: Board, state: State, seat: int | None, pending: list[int])
         draw_pile=state.deck.size,
         discards=len(state.deck.discards),
         play=play_view(state, state.play, seat) if state.play is not None else None,
-        last=play_view(state, state.last, seat) if state.last is not None else None,
+        last=play_view(state, state.last, seat, named=False) if state.last is not None else None,
         challenges=len(state.challenges),
         deadline=state.deadline,
         shortcut=deciding,
