@@ -269,6 +269,93 @@ def test_a_movement_claim_shows_its_dispute_window_on_table_and_phones(
     no_trouble(seen_ann, seen, seen_bob, seen_said, seen_verdict)
 
 
+def public_events(events: list[Any]) -> list[dict[str, Any]]:
+    """The events the table is sent, as the server shapes them."""
+    return [{"kind": e.kind, "text": e.text, "data": dict(e.data)} for e in events if e.public]
+
+
+def right_choice(match: Match[Any, Any]) -> int:
+    """The index of the right answer of the question in play (as its asker's phone knows it)."""
+    play = match.view(match.view(None).play.asker).play  # type: ignore[attr-defined]
+    return "ABCD".index(play.question.correct.split(": ")[1][0])
+
+
+def reload(page: Page, room: FakeRoom) -> None:
+    """Reload the page: as the server does for a fresh page, its hello gets the state and no
+    events (those went to the page before)."""
+    room.state = {**room.state, "events": []}
+    page.reload()
+
+
+def test_the_last_card_survives_a_reload_of_the_table_and_a_bluff_shows_its_real_fact(
+    base: str, open_page: Opener
+) -> None:
+    match = new_match(tern=0, pawns=[0, 6, 0, 0])
+    play_card(match, 0, "mc-01")  # asks Bob, on Ann's left
+    match.submit(0, {"type": "ask", "question": 1}, now_ms())
+    room = FakeRoom(GAME_ID, TITLE, PLAYERS, None, message(match, None))
+    table, seen = open_page("table")
+    open_fake(table, base, room)
+    expect(table.get_by_test_id("question")).to_be_visible()
+
+    # Bob answers right: the table turns the card over, and keeps it after a reload.
+    choice = right_choice(match)
+    events = match.submit(1, {"type": "answer", "choice": choice}, now_ms())
+    room.push(**{**message(match, None), "events": public_events(events)})
+    last = table.get_by_test_id("last-result")
+    letter = "ABCD"[choice]
+    correct = match.view(None).last.question  # type: ignore[attr-defined]
+    right_answer = correct.answers[choice]
+    expect(last.get_by_test_id("reveal")).to_have_text(f"Bob answered {letter}: right!")
+    # Where to, as the move and slide events told it: space 9 slides on to 11.
+    expect(last).to_contain_text("Bob moves 3 ahead to space 9 and slides on to space 11.")
+    expect(last.locator("[data-testid=answers] li.right")).to_contain_text(right_answer)
+    expect(table.get_by_test_id("event-log")).to_contain_text(f"Bob answers {letter}: right!")
+    reload(table, room)
+    expect(last.get_by_test_id("reveal")).to_have_text(f"Bob answered {letter}: right!")
+    expect(last.locator("[data-testid=answers] li.right")).to_contain_text(right_answer)
+    expect(last.locator("[data-testid=answers] li.right")).to_contain_text("right answer")
+    expect(last).to_contain_text("Bob moves 3 ahead.")
+    expect(table.get_by_test_id("how-to-play")).to_have_count(0)
+    axe_passes(table)
+
+    # Bob tells Ann a bluff and she believes it: the table shows the real fact behind it.
+    play_card(match, 1, "bl-02")  # asks Ann, on Bob's right
+    room.push(**message(match, None))
+    bluff = "Believe it or not, owls can count to twelve"
+    match.submit(1, {"type": "bluff", "text": bluff}, now_ms())
+    room.push(**message(match, None))
+    expect(table.get_by_test_id("said")).to_contain_text("owls can count to twelve")
+    expect(table.get_by_test_id("real-fact")).to_have_count(0)  # a bluff is secret until judged
+    events = match.submit(0, {"type": "believe", "believe": True}, now_ms())
+    room.push(**{**message(match, None), "events": public_events(events)})
+    truth = match.view(None).last.card.truth  # type: ignore[attr-defined]
+    assert truth and "Zanzibar" in truth
+    expect(last.get_by_test_id("reveal")).to_have_text("It was a bluff!")
+    expect(last.get_by_test_id("real-fact")).to_have_text(f"The real fact: {truth}")
+    expect(last).to_contain_text("Ann said “I believe it”. Bob moves 3 ahead to space 14.")
+    reload(table, room)
+    expect(last.get_by_test_id("reveal")).to_have_text("It was a bluff!")
+    expect(last.get_by_test_id("real-fact")).to_have_text(f"The real fact: {truth}")
+    axe_passes(table)
+
+    # Ann's phone, waiting for Bot 1 to play, shows the same last card and whom it waits for.
+    ann, seen_ann = show(open_page, base, match, 0)
+    expect(ann.get_by_test_id("real-fact")).to_have_text(f"The real fact: {truth}")
+    expect(ann.get_by_test_id("waiting")).to_have_text("Waiting for Bot 1…")
+    axe_passes(ann)
+
+    # The next card in play takes the top; the last one, fact and all, waits beside it.
+    play_card(match, 2, "mc-05")
+    match.submit(2, {"type": "ask", "question": 0}, now_ms())
+    room.push(**message(match, None))
+    expect(table.get_by_test_id("question")).to_be_visible()
+    side = table.locator(".boin-side [data-testid=last-result]")
+    expect(side.get_by_test_id("real-fact")).to_contain_text(truth)
+    axe_passes(table)
+    no_trouble(seen, seen_ann)
+
+
 # --- a whole game on the real server ------------------------------------------------------------
 def create_room(page: Page, base: str, name: str) -> str:
     """Create a Believe It or Not! room with a 3-second dispute window; returns its code."""

@@ -189,11 +189,6 @@ function legend() {
 }
 
 // --- the card in play -----------------------------------------------------------------------------
-/** The story of the current play: the last PlayView seen, and the public events since it began. */
-function newStory() {
-  return { play: null, events: [] };
-}
-
 /** "Ann → Bob · Multiple Choice · 3 spaces", as a line of tokens and words. */
 function playHeader(view, play, ctx) {
   const kind = play.card ? KIND_NAMES[play.card.kind] : play.shown_as === "movement" ? "Movement"
@@ -317,63 +312,66 @@ function livePlay(view, ctx, now, compact) {
   return box;
 }
 
-/** One play, finished: what happened to it, from the last view of it and its public events. */
-function playResult(story, ctx) {
-  const play = story.play;
-  if (!play) return null;
-  const find = (kind) => story.events.filter((e) => e.kind === kind).pop();
-  const asker = nameOf(play.asker, ctx, "you");
-  const answerer = play.answerer !== null && play.answerer !== undefined ? nameOf(play.answerer, ctx) : "";
-  /** What the mover's move was, from its event ("Bob moves 3 ahead to space 12."). */
-  const moved = (who, seat) => {
-    const move = story.events.find((e) => e.kind === "move" && Number(e.data?.seat) === seat);
-    const text = move ? String(move.text || "").replace(/^seat \d+ moves /, "") : "";
-    return text ? `${moves(who)} ${text}.` : `${moves(who)} ahead.`;
+/** The card played before, from view.last (so a reload shows it too): what became of it, and
+ * who moved how far (and where to, when this page saw the move). */
+function lastResult(view, story, ctx) {
+  const last = view.last;
+  if (!last) return null;
+  const has = (seat) => seat !== null && seat !== undefined;
+  const asker = nameOf(last.asker, ctx, "you");
+  const answerer = has(last.answerer) ? nameOf(last.answerer, ctx) : "";
+  const moved = (seat, steps) => {
+    const who = nameOf(seat, ctx, "you");
+    const landed = story.landing(view, seat);
+    const slid = landed && landed.slid !== null ? ` and ${who === "you" ? "slide" : "slides"} on to ${placeName(view, landed.slid)}` : "";
+    const to = landed ? ` to ${placeName(view, landed.end)}${slid}` : "";
+    return `${moves(who)} ${Math.abs(steps)} ${steps < 0 ? "back" : "ahead"}${to}.`;
   };
-  const answer = find("answer");
-  if (answer) {
-    const right = Boolean(answer.data?.right);
-    const letter = (/answers ([ABCD])/.exec(answer.text || "") || [])[1] || "";
+  const card = last.card;
+  if (last.question && last.verdict) {
+    const right = /right/.test(last.verdict);
     return {
       tone: right ? "good" : "bad",
-      title: right ? `${capitalise(answerer)} answered right!` : `${capitalise(answerer)} answered wrong!`,
-      question: play.question ? { ...play.question, correct: String(answer.data?.answer || "") } : null,
-      chosen: letter,
-      line: moved(right ? answerer : asker, right ? play.answerer : play.asker),
+      title: `${capitalise(answerer)} answered ${last.verdict[0]}: ${right ? "right!" : "wrong!"}`,
+      question: last.question,
+      chosen: last.verdict[0],
+      correct: last.question.correct ? capitalise(last.question.correct) : "",
+      line: moved(right ? last.answerer : last.asker, last.advance),
     };
   }
-  const verdict = find("verdict");
-  if (verdict) {
-    const truth = Boolean(verdict.data?.true);
-    const believed = Boolean(verdict.data?.believed);
+  if (last.shown_as === "statement" && last.verdict && card) {
+    const truth = card.kind === "statement";
+    const believed = last.verdict === "I believe it";
     const judgedRight = believed === truth;
-    const mover = judgedRight ? answerer : asker;
-    const moverSeat = judgedRight ? play.answerer : play.asker;
     return {
       tone: truth ? "good" : "bad",
       title: truth ? "It was true!" : "It was a bluff!",
-      said: play.said,
-      line: `${capitalise(answerer)} said “${believed ? "I believe it" : "I don't believe it"}”. ${moved(mover, moverSeat)}`,
+      said: last.said,
+      fact: truth ? "" : card.truth,
+      line: `${capitalise(answerer)} said “${last.verdict}”. ${moved(judgedRight ? last.answerer : last.asker, last.advance)}`,
     };
   }
-  const disputed = find("dispute");
-  if (disputed) {
-    const honest = Boolean(disputed.data?.honest);
-    const says = (/The card says ([^:]+)/.exec(disputed.text || "") || [])[1] || "";
-    const who = nameOf(Number(disputed.data?.seat), ctx);
+  if (has(last.disputer) && card) {
+    const says = card.count * (card.direction === "back" ? -1 : 1);
+    const honest = says === last.claim;
+    const who = nameOf(last.disputer, ctx);
     return {
       tone: honest ? "good" : "bad",
       title: honest ? "Disputed: it was the truth!" : "Disputed: it was a bluff!",
-      claim: play.claim,
-      line: `${capitalise(who)} disputed. The card says ${says}; ${honest ? asker : who} won a bonus.`,
+      claim: last.claim,
+      line: `${capitalise(who)} disputed, and the card says ${moveWords(says)}: ${moved(last.asker, says)} `
+        + `${capitalise(honest ? asker : who)} won the bonus.`,
     };
   }
-  if (play.claim) {
+  if (last.claim) {
+    const mine = ctx.mode === "phone" && last.asker === ctx.seat && card && card.count;
+    const says = mine ? card.count * (card.direction === "back" ? -1 : 1) : 0;
     return {
       tone: "plain",
       title: "Nobody disputed",
-      claim: play.claim,
-      line: `The claim stands: ${moves(asker)} ${Math.abs(play.claim)} ${play.claim < 0 ? "back" : "ahead"}, and the card stays secret.`,
+      claim: last.claim,
+      line: `The claim stands: ${moved(last.asker, last.claim)} `
+        + (mine ? `Your card said ${moveWords(says)}, and nobody else will know.` : "The card stays secret."),
     };
   }
   return null;
@@ -388,6 +386,8 @@ function resultBox(result, ctx, compact) {
     result.question && !compact ? answersList(result.question, { chosen: result.chosen, compact: true }) : null,
     result.said && !compact ? el("blockquote", { class: "boin-said small" }, result.said) : null,
     result.claim && !compact ? el("p", { class: "boin-claim small" }, `Claimed: ${moveWords(result.claim)}`) : null,
+    result.correct && compact ? el("p", { class: "boin-fact", testid: "right-answer" }, result.correct) : null,
+    result.fact ? el("p", { class: "boin-fact", testid: "real-fact" }, el("strong", {}, "The real fact: "), result.fact) : null,
     el("p", { class: "boin-note" }, result.line));
 }
 
@@ -449,6 +449,8 @@ export function describeEvent(event, ctx) {
       ? `${who(d.seat)} plays a Movement card face down.` : `${who(d.seat)} plays a card.`;
     case "ask": return `${who(d.seat)} asks ${who(d.answerer)}: ${event.text}`;
     case "say": return `${who(d.seat)} tells ${who(d.answerer)}: “${event.text}”`;
+    case "answer": return !d.choice ? null : `${who(d.seat)} answers ${d.choice}: ${d.right ? "right!" : "wrong."} The ${d.answer}.`;
+    case "dispute": return d.count === undefined ? null : `${who(d.seat)} disputes! The card says move ${d.count} ${d.direction}: ${d.honest ? "the claim was true" : "a bluff"}.`;
     case "claim": return `${who(d.seat)} claims: “this card moves me ${d.count} ${d.direction}.”`;
     case "space": return `${who(d.seat)} lands on a move space: ${String(event.text || "").replace(/^a move space:\s*/, "")}.`;
     case "tern": return `The tern token passes to ${who(d.seat)}: their turn next.`;
@@ -620,6 +622,8 @@ const CSS = `
 .boin-reveal.bad, .boin-result.bad .boin-result-title { color: #ff9d94; }
 .boin-result-title { font-size: 1.4em; font-weight: 900; margin: 0 0 .2em; }
 .boin-result.compact .boin-result-title { font-size: 1.1em; }
+.boin-fact { margin: .3em 0 0; padding: .25em .55em; border-radius: 10px; background: var(--panel-2); border-left: 5px solid #7ee2a8; overflow-wrap: anywhere; }
+.boin-fact strong { color: #7ee2a8; }
 .boin-how ol { margin: 0; padding-left: 1.3em; display: grid; gap: .2em; }
 .boin-table .boin-how { font-size: 1.15em; }
 .boin-top { display: grid; gap: .5em; }
@@ -719,11 +723,11 @@ function dropStyles() {
 // --- shared by both screens: the story of the play -------------------------------------------------
 class Story {
   constructor() {
-    this.current = newStory();
-    this.last = null; // the result of the last finished play
-    this.landed = new Set();
-    this.started = false; // a card has been played since this page opened (or the view shows one was)
+    this.landed = new Set(); // the spaces pawns moved to in the latest update
+    this.started = false; // a card has been played (the view shows one was)
     this.version = null;
+    this.current = []; // the public events since the latest card was played (or the page opened)
+    this.previous = []; // those of the card before it
   }
 
   follow(state, ctx) {
@@ -732,31 +736,32 @@ class Story {
     const fresh = state.version !== this.version;
     this.version = state.version;
     if (fresh) this.landed = new Set();
-    const finish = () => {
-      const result = playResult(this.current, ctx);
-      if (result) this.last = result;
-      this.current = newStory();
-    };
     for (const event of fresh ? ctx.newEvents || [] : []) {
       if (event.kind === "play" || event.kind === "challenge") {
-        if (this.current.play) finish();
-        this.current = { play: null, events: [event] };
-        this.started = true;
-      } else {
-        this.current.events.push(event);
+        this.previous = this.current;
+        this.current = [];
       }
-      if (event.kind === "move" && event.data && event.data.end !== undefined) this.landed.add(Number(event.data.end));
+      this.current.push(event);
+      const d = event.data || {};
+      if (event.kind === "move" && d.end !== undefined) this.landed.add(Number(d.end));
       if ((event.kind === "slide" || event.kind === "trade") && view) {
-        for (const s of [event.data?.seat, event.data?.other]) if (s !== undefined && s !== null) this.landed.add(view.pawns[Number(s)]);
+        for (const s of [d.seat, d.other]) if (s !== undefined && s !== null) this.landed.add(view.pawns[Number(s)]);
       }
     }
-    if (view?.play) {
-      this.current.play = view.play;
-      this.started = true;
-    } else if (this.current.play) {
-      finish();
-    }
-    if (view && (view.discards > 0 || (view.log || []).length)) this.started = true;
+    if (view && (view.play || view.last || view.discards > 0 || (view.log || []).length)) this.started = true;
+  }
+
+  /** Where ``seat``'s pawn went in view.last's play, if this page saw the move: the space it
+   * moved to, and where it slid on from there (or null); null if unseen. */
+  landing(view, seat) {
+    const events = view.play ? this.previous : this.current; // a new card in play: view.last is the one before
+    const mine = (e, kind) => e.kind === kind && Number(e.data?.seat) === seat;
+    const at = events.findIndex((e) => mine(e, "move") && e.data?.end !== undefined);
+    if (at < 0) return null;
+    const end = Number(events[at].data.end);
+    const space = view.board.spaces.find((s) => s.index === end);
+    const slid = events[at + 1] && mine(events[at + 1], "slide") && space?.kind === "slide" ? space.end : null;
+    return { end, slid };
   }
 }
 
@@ -797,7 +802,7 @@ class TableScreen {
     const view = state.view;
     const winner = winnerBox(view, state, ctx);
     const live = view.play && !winner ? livePlay(view, ctx, ctx.now(), false) : null;
-    const last = this.story.last && !winner ? resultBox(this.story.last, ctx, Boolean(live)) : null;
+    const last = winner ? null : resultBox(lastResult(view, this.story, ctx), ctx, Boolean(live));
     let top;
     if (winner) top = winner;
     else if (live) top = live;
@@ -919,8 +924,8 @@ class PhoneScreen {
 
     // The prompt: the hand itself while choosing a card; otherwise the generic renderer's.
     this.choose.hidden = !choosing;
-    // Waiting, the generic renderer would only say "Waiting for…": the card in play says more.
-    this.promptHost.hidden = choosing || over || !pending || !state.prompt;
+    // While this seat waits, the generic renderer says whom for (and what this phone sent).
+    this.promptHost.hidden = choosing || over;
     // The generic renderer draws the prompt only: the view and the outcome are drawn here.
     const asked = choosing || over ? { prompt: null, legal: [] } : { prompt: this.prompt(state, view) };
     const shown = { ...state, ...asked, view: null, outcome: null };
@@ -1007,8 +1012,8 @@ class PhoneScreen {
         parts.push(livePlay(view, ctx, ctx.now(), true));
       }
     }
-    if (this.story.last && !over && !(pending && view.phase !== "choose-card")) parts.push(resultBox(this.story.last, ctx, true));
-    this.context.replaceChildren(...parts);
+    if (!over && !(pending && view.phase !== "choose-card")) parts.push(resultBox(lastResult(view, this.story, ctx), ctx, true));
+    this.context.replaceChildren(...parts.filter(Boolean));
   }
 
   drawHand(view, state, choosing) {
