@@ -38,6 +38,7 @@ from talltales.games.believe_it_or_not.state import (
     TakeShortcut,
     Target,
 )
+from talltales.games.believe_it_or_not.turns import seat_to
 
 WIN = 40.0  # what reaching the last space is worth beyond its spaces
 DISPUTE_RISK = 0.35  # how often the bot expects a bold claim to be disputed
@@ -114,7 +115,9 @@ class Sharp:
         card = state.catalog[action.card]
         if card.kind is Kind.MOVEMENT:
             return max(self._claim_value(board, state, seat, card, c) for c in _claims())
-        target = _target_of(state, seat, card) or self._least_to_gain(board, state, seat)
+        target = seat_to(state, seat, card.ask or "left")
+        if target is None:
+            target = self._least_to_gain(board, state, seat)
         advance = card.advance or 0
         win_chance = {Kind.MULTIPLE_CHOICE: 0.5, Kind.STATEMENT: 0.45, Kind.BLUFF: 0.5}[card.kind]
         mine = gain(board, state, seat, advance)
@@ -202,17 +205,6 @@ class Sharp:
 
 def _claims() -> list[Claim]:
     return [Claim(d, n) for d in ("ahead", "back") for n in range(1, 6)]
-
-
-def _target_of(state: State, seat: int, card: Card) -> int | None:
-    players = state.players
-    match card.ask:
-        case "left":
-            return (seat + 1) % players
-        case "right":
-            return (seat - 1) % players
-        case _:
-            return (seat + 1) % players if players == 2 else None
 
 
 def gain(board: Board, state: State, seat: int, steps: int) -> float:
