@@ -95,12 +95,20 @@ class Board:
         just past its entry."""
         return self._progress[position]
 
+    def entries_ahead(self, position: int) -> list[tuple[int, int]]:
+        """(steps to it, entry) of each shortcut entry ahead on the path, nearest first."""
+        return self._entries_ahead[position]
+
     def _tables(self) -> None:
         """Each position's neighbours and progress, worked out once (pawns step a lot)."""
         path = range(len(self.spaces))
         self._ahead = [min(p + 1, self.won) for p in path] + [s.exit for s in self.shortcuts]
         self._back = [max(p - 1, 0) for p in path] + [s.entry for s in self.shortcuts]
         self._progress = [float(p) for p in path] + [s.entry + 0.5 for s in self.shortcuts]
+        entries = sorted(self.entries)
+        self._entries_ahead = [[(e - p, e) for e in entries if e >= p] for p in path]
+        for s in self.shortcuts:  # from a shortcut space: one step to its exit, then on
+            self._entries_ahead.append([(1 + e - s.exit, e) for e in entries if e >= s.exit])
 
     def space(self, position: int) -> Space | None:
         """The path space at ``position`` (None for a shortcut space)."""

@@ -40,6 +40,7 @@ WHEN: dict[type, tuple[Phase, str]] = {
     TakeShortcut: (Phase.SHORTCUT, "no pawn is at a shortcut"),
 }
 ASK_KIND = {AskQuestion: Kind.MULTIPLE_CHOICE, Say: Kind.STATEMENT, Bluff: Kind.BLUFF}
+NOTHING_MORE = frozenset({Dispute, LetStand, Bonus, TakeShortcut})
 
 
 def check(state: State, seat: int, action: Action, pending: frozenset[int]) -> None:
@@ -57,6 +58,8 @@ def check(state: State, seat: int, action: Action, pending: frozenset[int]) -> N
         raise IllegalAction(reason)
     if seat not in pending:
         raise NotYourTurn(f"seat {seat} has nothing to decide now")
+    if type(action) in NOTHING_MORE:
+        return  # the phase and the seat were all there was to check
     play = state.play
     match action:
         case PlayCard(card=card):

@@ -15,6 +15,8 @@ from talltales.games.believe_it_or_not.state import Motion, Phase, State
 def step(board: Board, position: int, steps: int, *, through_at: int = -1) -> int:
     """Where a pawn ends after ``steps`` (negative: back), taking the shortcut at
     ``through_at``; moving ahead stops at the last space (exact count not needed)."""
+    if position <= board.won and (steps < 0 or through_at < 0):  # along the path alone
+        return max(0, min(position + steps, board.won))
     for _ in range(abs(steps)):
         if steps > 0:
             if position == board.won:
@@ -34,19 +36,15 @@ def ahead_of(board: Board, state: State, seat: int) -> int:
 def shortcut_due(board: Board, state: State, motion: Motion) -> int | None:
     """The shortcut entry this forward move reaches with steps to spare and has not yet
     decided, if the pawn may use it ("The Shortcut": two or more pawns ahead)."""
-    if motion.steps <= 0:
+    if motion.steps <= 0 or motion.through:  # a move through a shortcut has decided
         return None
-    position = state.pawns[motion.seat]
-    for taken in range(motion.steps):
-        if position in board.entries and position != motion.entry:
+    for distance, entry in board.entries_ahead(state.pawns[motion.seat]):
+        if distance >= motion.steps:
+            return None  # the move ends before it
+        if entry != motion.entry:
             if motion.eligible is None:  # counted once, when first needed
                 motion.eligible = ahead_of(board, state, motion.seat) >= 2
-            return position if motion.eligible else None
-        if position == motion.entry and motion.through:
-            return None  # the rest of the move runs through the shortcut
-        position = board.ahead(position)
-        if position == board.won or taken == motion.steps - 1:
-            return None
+            return entry if motion.eligible else None
     return None
 
 
@@ -90,7 +88,7 @@ def land(board: Board, state: State, seat: int, position: int, *, forward: bool)
     if challenge_here(state, seat, position):
         return [_challenge_event(state)]
     space = board.space(position)
-    if space is None:
+    if space is None or space.kind == "plain":
         return []
     match space.kind:
         case "move":
