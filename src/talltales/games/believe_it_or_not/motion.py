@@ -112,6 +112,8 @@ def land(board: Board, state: State, seat: int, position: int, *, forward: bool)
 def challenge_here(state: State, seat: int, position: int) -> bool:
     """Queue a challenge if another pawn is already here ("Who Challenges Whom?"): the
     first such seat to the lander's left, when two share the space."""
+    if state.pawns.count(position) < 2:  # the lander alone (the common case)
+        return False
     players = state.players
     for offset in range(1, players):
         other = (seat + offset) % players
