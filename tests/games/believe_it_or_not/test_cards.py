@@ -108,3 +108,18 @@ def test_one_deck_at_a_time() -> None:
         GAME.setup(2, GAME.options({}), 1, [DECK, DECK])
     with pytest.raises(OptionsError, match="exactly one deck"):
         GAME.setup(2, GAME.options({}), 1, [])
+
+
+def test_a_state_names_its_deck_and_a_fresh_process_finds_it_among_the_shipped() -> None:
+    from talltales.games.believe_it_or_not import catalogs
+
+    state = GAME.setup(2, GAME.options({}), 1, [DECK])
+    assert state.deck_id == DECK.sha256
+    saved = dict(catalogs._CATALOGS)
+    catalogs._CATALOGS.clear()  # as in a bot worker forked before the game was set up
+    try:
+        assert state.catalog["mc-01"] == next(c for c in DECK.cards if c.id == "mc-01")
+        with pytest.raises(ContentError, match="no deck with digest"):
+            catalogs.catalog_of("0" * 64)
+    finally:
+        catalogs._CATALOGS.update(saved)
