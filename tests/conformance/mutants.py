@@ -298,7 +298,7 @@ MUTANTS: tuple[Mutant, ...] = tuple(
         ("votes-kept", VotesKept, 3, REDRAWS, ()),
         ("answers-kept", AnswersKept, 3, REDRAWS, (CANONICAL,)),
         ("bion-neighbour-hand", BionNeighbourHand, 3, SECRETS, (KEEPS,)),
-        ("bion-answer-on-table", BionAnswerOnTable, 3, SECRETS, ()),
+        ("bion-answer-on-table", BionAnswerOnTable, 3, SECRETS, (KEEPS,)),
         ("bion-claim-told-all", BionClaimToldAll, 3, SECRETS, (EVENTS,)),
         ("bion-play-kept", BionPlayKept, 3, REDRAWS, (CANONICAL,)),
     )

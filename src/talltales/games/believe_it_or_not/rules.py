@@ -140,7 +140,7 @@ class BelieveItOrNot(Game[State, Action]):
             if phase is Phase.ANSWER and play.answerer is not None:
                 return ONLY[play.answerer]
             if phase is Phase.DISPUTE:
-                return frozenset(s for s in play.disputers if s not in play.passed)
+                return frozenset(play.disputers).difference(play.passed)
             if phase is Phase.BONUS and play.bonus_to is not None:
                 return ONLY[play.bonus_to]
         if phase is Phase.SHORTCUT and state.motions:
