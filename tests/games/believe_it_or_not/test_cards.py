@@ -115,11 +115,11 @@ def test_a_state_names_its_deck_and_a_fresh_process_finds_it_among_the_shipped()
 
     state = GAME.setup(2, GAME.options({}), 1, [DECK])
     assert state.deck_id == DECK.sha256
-    saved = dict(catalogs._CATALOGS)
-    catalogs._CATALOGS.clear()  # as in a bot worker forked before the game was set up
+    saved = dict(catalogs.CATALOGS)
+    catalogs.CATALOGS.clear()  # as in a bot worker forked before the game was set up
     try:
         assert state.catalog["mc-01"] == next(c for c in DECK.cards if c.id == "mc-01")
         with pytest.raises(ContentError, match="no deck with digest"):
             catalogs.catalog_of("0" * 64)
     finally:
-        catalogs._CATALOGS.update(saved)
+        catalogs.CATALOGS.update(saved)

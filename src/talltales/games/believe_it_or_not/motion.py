@@ -16,7 +16,8 @@ def step(board: Board, position: int, steps: int, *, through_at: int = -1) -> in
     """Where a pawn ends after ``steps`` (negative: back), taking the shortcut at
     ``through_at``; moving ahead stops at the last space (exact count not needed)."""
     if position <= board.won and (steps < 0 or through_at < 0):  # along the path alone
-        return max(0, min(position + steps, board.won))
+        position += steps
+        return 0 if position < 0 else board.won if position > board.won else position
     for _ in range(abs(steps)):
         if steps > 0:
             if position == board.won:

@@ -186,7 +186,8 @@ class BelieveItOrNot(Game[State, Action]):
 
     def apply(self, state: State, seat: Seat, action: Action, now: int = 0) -> list[Event]:
         """Apply a validated action and run its consequences up to the next decision."""
-        state.now = max(state.now, now)
+        if now > state.now:  # timers this action opens run from its time
+            state.now = now
         return turns.keep_log(state, self._apply(state, seat, action))
 
     def _apply(self, state: State, seat: Seat, action: Action) -> list[Event]:

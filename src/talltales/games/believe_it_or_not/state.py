@@ -9,7 +9,7 @@ import msgspec
 
 from talltales.core.deck import Deck
 from talltales.games.believe_it_or_not.cards import Card, Direction, Kind
-from talltales.games.believe_it_or_not.catalogs import catalog_of
+from talltales.games.believe_it_or_not.catalogs import CATALOGS, catalog_of
 
 HAND = 5  # "Deal five cards face-down to each player"
 MAX_BLUFF = 200  # characters in a bluff: a sentence or two, as said aloud
@@ -192,7 +192,7 @@ class State(msgspec.Struct):
     @property
     def catalog(self) -> dict[str, Card]:
         """Every card of the deck, by id (public content)."""
-        cards = catalog_of(self.deck_id)
+        cards = CATALOGS.get(self.deck_id) or catalog_of(self.deck_id)
         return {**cards, **self.changed} if self.changed else cards
 
     @property
