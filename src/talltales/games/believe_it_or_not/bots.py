@@ -20,6 +20,7 @@ from talltales.core.rng import Rng
 from talltales.games.believe_it_or_not.board import SPEED_UP, Board
 from talltales.games.believe_it_or_not.cards import BLANK, Card, Kind
 from talltales.games.believe_it_or_not.motion import ahead_of, step
+from talltales.games.believe_it_or_not.prompts import CLAIMS
 from talltales.games.believe_it_or_not.state import (
     Action,
     Answer,
@@ -114,7 +115,7 @@ class Sharp:
         assert isinstance(action, PlayCard)
         card = state.catalog[action.card]
         if card.kind is Kind.MOVEMENT:
-            return max(self._claim_value(board, state, seat, card, c) for c in _claims())
+            return max(self._claim_value(board, state, seat, card, c) for c in CLAIMS)
         target = seat_to(state, seat, card.ask or "left")
         if target is None:
             target = self._least_to_gain(board, state, seat)
@@ -135,8 +136,7 @@ class Sharp:
         card = state.catalog[play.card]
         match card.kind:
             case Kind.MOVEMENT:
-                claims = _claims()
-                return max(claims, key=lambda c: self._claim_value(board, state, seat, card, c))
+                return max(CLAIMS, key=lambda c: self._claim_value(board, state, seat, card, c))
             case Kind.BLUFF:
                 return Bluff(self._bluff(card))
             case Kind.MULTIPLE_CHOICE:
@@ -201,10 +201,6 @@ class Sharp:
         other = play.bonus_other
         back = -gain(board, state, other, -count) * threat(board, state, other)
         return Bonus("forward" if forward >= back else "back")
-
-
-def _claims() -> list[Claim]:
-    return [Claim(d, n) for d in ("ahead", "back") for n in range(1, 6)]
 
 
 def gain(board: Board, state: State, seat: int, steps: int) -> float:

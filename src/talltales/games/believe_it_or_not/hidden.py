@@ -51,11 +51,10 @@ def play_fits(state: State, play: Play) -> Fits:
     return Fits(kinds, (side,))
 
 
-def face_down_to(state: State, play: Play, seat: int | None) -> bool:
-    """Whether the card in play is unknown to ``seat``: face down, not identified by a
-    question read out from it, and not yet among the face-down discards."""
-    hidden = not play.revealed and seat != play.asker and play.question is None
-    return hidden and play.card not in state.face_down
+def face_down_to(play: Play, seat: int | None) -> bool:
+    """Whether the card in play is unknown to ``seat``: face down, and not identified by a
+    question read out from it."""
+    return not play.revealed and seat != play.asker and play.question is None
 
 
 def secrets(state: State) -> list[Secret]:
@@ -102,7 +101,7 @@ def hidden_slots(state: State, seat: int | None) -> tuple[list[tuple[Slot, Fits]
         if state.face_down.get(card, seat) != seat:
             slots.append((("down", k), Fits((Kind.MOVEMENT,))))
     play = state.play
-    hidden_play = play is not None and face_down_to(state, play, seat)
+    hidden_play = play is not None and face_down_to(play, seat)
     if play is not None and hidden_play:
         slots.insert(0, (("play", 0), play_fits(state, play)))
     return slots, _unseen(state, seat, hidden_play)
